@@ -1,0 +1,41 @@
+GO      ?= go
+TMUX    ?= tmux
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/taw-tmux/taw/helper/cli.Version=$(VERSION)
+
+.PHONY: all build test unit e2e bench demo lint fmt clean
+
+all: build
+
+build: bin/taw
+
+bin/taw: go.mod go.sum $(shell find helper -name '*.go' -o -name '*.toml' 2>/dev/null)
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./helper
+
+# Every test: the unit tests of each package and the end-to-end scripts against real tmux servers.
+test: lint
+	$(GO) test -count=1 ./...
+
+unit:
+	$(GO) test -count=1 ./helper/...
+
+e2e:
+	$(GO) test -count=1 ./tests/...
+
+bench: build
+	$(GO) run ./tests/bench
+
+# Builds taw and opens a tmux session (its own server, socket taw-demo) with the plugin loaded.
+demo: build
+	./scripts/demo.sh
+
+lint:
+	@out=$$(gofmt -l helper tests); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	bash -n taw.tmux scripts/*.sh
+
+fmt:
+	gofmt -w helper tests
+
+clean:
+	rm -rf bin

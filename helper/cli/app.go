@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Version is set at build time (-ldflags -X).
+var Version = "dev"
+
+// Main runs taw with the factory's arguments and returns its exit code.
+func Main(f *Factory) int {
+	app := NewApp(f)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := app.RunContext(ctx, intersperse(app, f.Args))
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	e := AsError(err)
+	writeError(f.IO.ErrOut, e)
+	return e.Exit
+}
+
+// NewApp lists taw's verbs; each lives in its own verb_*.go file.
+func NewApp(f *Factory) *cli.App {
+	app := &cli.App{
+		Name:            "taw",
+		Usage:           "make tmux agent-aware",
+		Version:         Version,
+		Writer:          f.IO.Out,
+		ErrWriter:       f.IO.ErrOut,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {}, // exit codes are mapped in Main only
+		OnUsageError:    onUsageError,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "L", Usage: "talk to the tmux server on socket `name` (as tmux -L)"},
+			&cli.StringFlag{Name: "S", Usage: "talk to the tmux server on socket `path` (as tmux -S)"},
+		},
+		Before: func(c *cli.Context) error {
+			if c.String("L") != "" && c.String("S") != "" {
+				return UsageErrorf("-L and -S both name a server: give one")
+			}
+			if v := c.String("L"); v != "" {
+				f.TmuxGlobal = []string{"-L", v}
+			}
+			if v := c.String("S"); v != "" {
+				f.TmuxGlobal = []string{"-S", v}
+			}
+			return nil
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			// Reported as a usage error by Main through the returned error below.
+		},
+		Commands: []*cli.Command{
+			newPaneCommand(f),
+			newVersionCommand(f),
+		},
+	}
+	setUsageErrors(app.Commands)
+	return app
+}
+
+func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
+	return UsageErrorf("%s: run 'taw %s --help' for the usage", err, c.Command.FullName())
+}
+
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = onUsageError
+		}
+		if len(c.Subcommands) > 0 {
+			setUsageErrors(c.Subcommands)
+			if c.Action == nil {
+				c.Action = groupAction
+			}
+		}
+	}
+}
+
+// groupAction answers a group (taw pane) called with no verb or an unknown one.
+func groupAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		_ = cli.ShowSubcommandHelp(c)
+		return UsageErrorf("%s needs a verb: run 'taw %s --help' for the list", c.Command.FullName(), c.Command.FullName())
+	}
+	return UsageErrorf("unknown verb %q for %s: run 'taw %s --help' for the list", c.Args().First(), c.Command.FullName(), c.Command.FullName())
+}
+
+func newVersionCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print taw's version",
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintln(f.IO.Out, Version)
+			return err
+		},
+	}
+}
+
+func newPaneCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "pane",
+		Usage: "report and read one pane's agent",
+		Subcommands: []*cli.Command{
+			newReportAgentCommand(f, nil),
+			newReportAgentSessionCommand(f, nil),
+			newReleaseAgentCommand(f, nil),
+			newPaneGetCommand(f, nil),
+		},
+	}
+}
+
+// writeJSONLine prints v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := marshalJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// intersperse lets flags stand before or after a verb's positional arguments. urfave/cli v2 stops
+// reading flags at the first positional argument, and herdr's verbs take their flags on either
+// side of the pane, so the leaf verb's arguments are reordered: its flags first, then "--", then
+// the positional arguments, then the caller's own "--" and what followed it. splitArgs undoes the
+// last part.
+func intersperse(app *cli.App, args []string) []string {
+	if len(args) == 0 {
+		return args
+	}
+	out := []string{args[0]}
+	cmds, flags := app.Commands, app.Flags
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if isFlag(a) {
+			out = append(out, a)
+			i++
+			if takesValue(flags, a) && i < len(args) {
+				out = append(out, args[i])
+				i++
+			}
+			continue
+		}
+		c := findCommand(cmds, a)
+		if c == nil {
+			break
+		}
+		out = append(out, a)
+		i++
+		if len(c.Subcommands) > 0 {
+			cmds, flags = c.Subcommands, c.Flags
+			continue
+		}
+		return append(out, reorderLeaf(c.Flags, args[i:])...)
+	}
+	return append(out, args[i:]...)
+}
+
+func reorderLeaf(flags []cli.Flag, rest []string) []string {
+	var named, positional, after []string
+	dashDash := false
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		if a == "--" {
+			dashDash, after = true, rest[j+1:]
+			break
+		}
+		if isFlag(a) {
+			named = append(named, a)
+			if takesValue(flags, a) && j+1 < len(rest) {
+				named = append(named, rest[j+1])
+				j++
+			}
+			continue
+		}
+		positional = append(positional, a)
+	}
+	out := append(named, "--")
+	out = append(out, positional...)
+	if dashDash {
+		out = append(out, "--")
+		out = append(out, after...)
+	}
+	return out
+}
+
+// splitArgs separates a verb's positional arguments from what the caller put after "--".
+func splitArgs(c *cli.Context) (positional, after []string, dashDash bool) {
+	all := c.Args().Slice()
+	for i, a := range all {
+		if a == "--" {
+			return all[:i], all[i+1:], true
+		}
+	}
+	return all, nil, false
+}
+
+func isFlag(a string) bool { return len(a) > 1 && a[0] == '-' }
+
+func takesValue(flags []cli.Flag, arg string) bool {
+	if strings.Contains(arg, "=") {
+		return false
+	}
+	name := strings.TrimLeft(arg, "-")
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes, mapped in one place (Main).
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// Stable error codes that scripts may match on. Each one is documented in the README.
+const (
+	CodeUsage             = "usage"
+	CodeInvalidArgument   = "invalid_argument"
+	CodeInvalidResumeArgv = "invalid_resume_argv"
+	CodePaneNotFound      = "pane_not_found"
+	CodeServerNotRunning  = "server_not_running"
+	CodeTmux              = "tmux_error"
+	CodeBusy              = "busy"
+	CodeInternal          = "internal"
+)
+
+// Error is an error with a stable code and an exit status.
+type Error struct {
+	Code    string
+	Message string
+	Exit    int
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf builds an exit-1 error with a stable code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Exit: ExitError}
+}
+
+// UsageErrorf builds an exit-2 error: the call itself was malformed.
+func UsageErrorf(format string, args ...any) *Error {
+	return &Error{Code: CodeUsage, Message: fmt.Sprintf(format, args...), Exit: ExitUsage}
+}
+
+// AsError turns any error into an *Error, keeping the code of one that already has it.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var coded interface{ ErrorCode() string }
+	if errors.As(err, &coded) {
+		return &Error{Code: coded.ErrorCode(), Message: err.Error(), Exit: ExitError}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error(), Exit: ExitError}
+}
+
+// writeError prints the error as one JSON line, the shape every verb uses on stderr.
+func writeError(w io.Writer, e *Error) {
+	b, _ := json.Marshal(struct {
+		OK      bool   `json:"ok"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{false, e.Code, e.Message})
+	fmt.Fprintf(w, "%s\n", b)
+}

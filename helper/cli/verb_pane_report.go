@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/report"
+	"github.com/urfave/cli/v2"
+)
+
+// The write verbs: taw pane report-agent, report-agent-session and release-agent. They take
+// herdr's arguments, flags on either side of the pane.
+const (
+	flagSource       = "source"
+	flagAgent        = "agent"
+	flagState        = "state"
+	flagMessage      = "message"
+	flagSeq          = "seq"
+	flagSessionID    = "agent-session-id"
+	flagSessionPath  = "agent-session-path"
+	flagSessionStart = "session-start-source"
+)
+
+// Limits on what a report carries besides the contract's own.
+const (
+	maxSourceBytes       = 128
+	maxAgentBytes        = 128
+	maxMessageBytes      = 512
+	maxSessionIDBytes    = 512
+	maxSessionPathBytes  = 4096
+	maxSessionStartBytes = 32
+)
+
+type reportOptions struct {
+	Pane   string
+	Report report.Report
+}
+
+func reportFlags(verb report.Verb) []cli.Flag {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: flagSource, Usage: "your integration's `name`, the same from run to run (at most 128 bytes)"},
+		&cli.StringFlag{Name: flagAgent, Usage: "the agent's `name`, as people see it"},
+	}
+	if verb == report.ReportAgent {
+		flags = append(flags,
+			&cli.StringFlag{Name: flagState, Usage: "`idle`, working, blocked or unknown"},
+			&cli.StringFlag{Name: flagMessage, Usage: "a short `text` shown with the state (at most 512 bytes are kept)"},
+		)
+	}
+	flags = append(flags, &cli.StringFlag{Name: flagSeq, Usage: "a `number` that grows with every report from your source"})
+	if verb != report.ReleaseAgent {
+		flags = append(flags,
+			&cli.StringFlag{Name: flagSessionID, Usage: "the agent's own session `id`"},
+			&cli.StringFlag{Name: flagSessionPath, Usage: "the agent's session file `path`"},
+		)
+	}
+	if verb == report.ReportSession {
+		flags = append(flags, &cli.StringFlag{Name: flagSessionStart, Usage: "why the session started: startup, resume, clear, compact, new or `fork`"})
+	}
+	return flags
+}
+
+func newReportAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
+	return newReportCommand(f, runF, report.ReportAgent, &cli.Command{
+		Name:      "report-agent",
+		Usage:     "report an agent's state (and optionally its session and resume command)",
+		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [-- <resume command>...]",
+	})
+}
+
+func newReportAgentSessionCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
+	return newReportCommand(f, runF, report.ReportSession, &cli.Command{
+		Name:      "report-agent-session",
+		Usage:     "report only an agent's session and resume command",
+		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [-- <resume command>...]",
+	})
+}
+
+func newReleaseAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
+	return newReportCommand(f, runF, report.ReleaseAgent, &cli.Command{
+		Name:      "release-agent",
+		Usage:     "hand the pane back to taw when the user quits the agent",
+		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>]",
+	})
+}
+
+func newReportCommand(f *Factory, runF func(*reportOptions) error, verb report.Verb, cmd *cli.Command) *cli.Command {
+	cmd.Flags = reportFlags(verb)
+	cmd.Action = func(c *cli.Context) error {
+		opts, err := parseReport(c, verb)
+		if err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return reportRun(c.Context, f, opts)
+	}
+	return cmd
+}
+
+func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
+	name := c.Command.Name
+	positional, after, _ := splitArgs(c)
+	if len(positional) == 0 {
+		return nil, UsageErrorf("%s needs a pane: taw pane %s <pane> --source <name> --agent <name> ...", name, name)
+	}
+	if len(positional) > 1 {
+		return nil, UsageErrorf("%s takes one pane, got %q too: put a resume command after --", name, positional[1])
+	}
+	if verb == report.ReleaseAgent && len(after) > 0 {
+		return nil, UsageErrorf("release-agent takes no command after --")
+	}
+	rep := report.Report{Verb: verb, Resume: after}
+	for _, req := range []string{flagSource, flagAgent} {
+		if !c.IsSet(req) {
+			return nil, UsageErrorf("%s needs --%s", name, req)
+		}
+	}
+	var err error
+	if rep.Source, err = checkText(flagSource, c.String(flagSource), maxSourceBytes); err != nil {
+		return nil, err
+	}
+	agent, err := checkText(flagAgent, c.String(flagAgent), maxAgentBytes)
+	if err != nil {
+		return nil, err
+	}
+	rep.Agent = agents.Canonical(agent)
+	if verb == report.ReportAgent {
+		if !c.IsSet(flagState) {
+			return nil, UsageErrorf("report-agent needs --state idle, working, blocked or unknown")
+		}
+		rep.State = c.String(flagState)
+		if !report.ValidState(rep.State) {
+			return nil, Errorf(CodeInvalidArgument, "invalid --state %q (expected: idle|working|blocked|unknown)", rep.State)
+		}
+		if c.IsSet(flagMessage) {
+			m := cleanMessage(c.String(flagMessage))
+			rep.Message = &m
+		}
+	}
+	if c.IsSet(flagSeq) {
+		n, err := strconv.ParseUint(strings.TrimSpace(c.String(flagSeq)), 10, 64)
+		if err != nil {
+			return nil, Errorf(CodeInvalidArgument, "invalid --seq %q: give a whole number from 0 to 18446744073709551615, such as the nanoseconds since the epoch", c.String(flagSeq))
+		}
+		rep.Seq = &n
+	}
+	if rep.SessionID, err = optionalText(c, flagSessionID, maxSessionIDBytes); err != nil {
+		return nil, err
+	}
+	if rep.SessionPath, err = optionalText(c, flagSessionPath, maxSessionPathBytes); err != nil {
+		return nil, err
+	}
+	if rep.SessionStart, err = optionalText(c, flagSessionStart, maxSessionStartBytes); err != nil {
+		return nil, err
+	}
+	return &reportOptions{Pane: positional[0], Report: rep}, nil
+}
+
+// checkText validates a required text flag: 1 to max bytes of UTF-8, no control characters.
+func checkText(flag, v string, max int) (string, error) {
+	t := strings.TrimSpace(v)
+	switch {
+	case t == "":
+		return "", Errorf(CodeInvalidArgument, "--%s is empty: give a name", flag)
+	case len(t) > max:
+		return "", Errorf(CodeInvalidArgument, "--%s is %d bytes long, at most %d are allowed", flag, len(t), max)
+	case !utf8.ValidString(t) || strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return "", Errorf(CodeInvalidArgument, "--%s holds a control character or invalid UTF-8: use printable text", flag)
+	}
+	return t, nil
+}
+
+func optionalText(c *cli.Context, flag string, max int) (*string, error) {
+	if !c.IsSet(flag) {
+		return nil, nil
+	}
+	v := strings.TrimSpace(c.String(flag))
+	if v == "" {
+		return &v, nil
+	}
+	t, err := checkText(flag, v, max)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// cleanMessage keeps a message printable and short: control characters become spaces and it is
+// cut, at a character boundary, to maxMessageBytes.
+func cleanMessage(m string) string {
+	m = strings.ToValidUTF8(m, "")
+	m = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, m)
+	m = strings.TrimSpace(m)
+	for len(m) > maxMessageBytes {
+		_, size := utf8.DecodeLastRuneInString(m)
+		m = m[:len(m)-size]
+	}
+	return m
+}
+
+type reportReply struct {
+	OK      bool   `json:"ok"`
+	InOrder bool   `json:"in_order"`
+	Code    string `json:"code,omitempty"`
+}
+
+func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
+	rep := opts.Report
+	// Nothing of a report is applied when its command breaks the rules, so it is checked first.
+	if err := report.ValidateResume(rep.Resume, func(name string) bool {
+		_, err := f.LookPath(name)
+		return err == nil
+	}); err != nil {
+		return Errorf(CodeInvalidResumeArgv, "%s", err)
+	}
+	paneID, err := f.ResolvePane(ctx, opts.Pane)
+	if err != nil {
+		return err
+	}
+	unlock, err := panestate.Lock(f.LockDir(), paneID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c := f.Tmux()
+	p, err := panestate.Read(ctx, c, paneID)
+	if err != nil {
+		return err
+	}
+	rec, out := report.Apply(p.Record(), rep)
+	if out.InOrder {
+		now := f.NowMillis()
+		if _, err := panestate.Commit(ctx, c, p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
+			return fmt.Errorf("write pane %s: %w", paneID, err)
+		}
+	}
+	return writeJSONLine(f.IO.Out, reportReply{OK: true, InOrder: out.InOrder, Code: out.Code})
+}

@@ -1,0 +1,110 @@
+package panestate
+
+import (
+	"strconv"
+
+	"github.com/taw-tmux/taw/helper/report"
+)
+
+// Pane options, all namespaced @agent_… so they never meet a user's own.
+const (
+	OptName       = "@agent_name"        // effective agent id; empty: no agent
+	OptState      = "@agent_state"       // effective state: idle|working|blocked|unknown
+	OptStateSince = "@agent_state_since" // unix milliseconds of the last change of agent or state
+	OptUpdated    = "@agent_updated"     // unix milliseconds of the last report taken
+
+	OptSource        = "@agent_source"
+	OptReportedKind  = "@agent_reported_kind"
+	OptReportedState = "@agent_reported_state"
+	OptMessage       = "@agent_message"
+
+	OptDetected      = "@agent_detected"
+	OptDetectedState = "@agent_detected_state"
+
+	OptSessionID     = "@agent_session_id"
+	OptSessionPath   = "@agent_session_path"
+	OptSessionStart  = "@agent_session_start"
+	OptSessionSource = "@agent_session_source"
+	OptSessionAgent  = "@agent_session_agent"
+
+	OptResume       = "@agent_resume" // the command as the restore types it
+	OptResumeSource = "@agent_resume_source"
+	OptResumeAgent  = "@agent_resume_agent"
+
+	OptSeq = "@agent_seq"
+)
+
+// Options lists every pane option taw reads in one call. Later features add theirs here.
+var Options = []string{
+	OptName, OptState, OptStateSince, OptUpdated,
+	OptSource, OptReportedKind, OptReportedState, OptMessage,
+	OptDetected, OptDetectedState,
+	OptSessionID, OptSessionPath, OptSessionStart, OptSessionSource, OptSessionAgent,
+	OptResume, OptResumeSource, OptResumeAgent,
+	OptSeq,
+}
+
+// RecordFromOptions reads the contract's record out of a pane's options.
+func RecordFromOptions(o map[string]string) report.Record {
+	r := report.Record{
+		Source:        o[OptSource],
+		Kind:          o[OptReportedKind],
+		ReportedState: o[OptReportedState],
+		Message:       o[OptMessage],
+		Detected:      o[OptDetected],
+		DetectedState: o[OptDetectedState],
+		SessionID:     o[OptSessionID],
+		SessionPath:   o[OptSessionPath],
+		SessionStart:  o[OptSessionStart],
+		SessionSource: o[OptSessionSource],
+		SessionAgent:  o[OptSessionAgent],
+		ResumeSource:  o[OptResumeSource],
+		ResumeAgent:   o[OptResumeAgent],
+		Seq:           report.ParseBook(o[OptSeq]),
+	}
+	if line := o[OptResume]; line != "" {
+		r.Resume = report.ParseShellLine(line)
+	}
+	return r
+}
+
+// OptionsFromRecord writes the record, and the effective agent and state derived from it, into a
+// copy of o. since is the time of this change, used when the effective agent or state moved.
+func OptionsFromRecord(o map[string]string, r report.Record, nowMillis int64) map[string]string {
+	n := make(map[string]string, len(o))
+	for k, v := range o {
+		n[k] = v
+	}
+	set := func(k, v string) { n[k] = v }
+	set(OptSource, r.Source)
+	set(OptReportedKind, r.Kind)
+	set(OptReportedState, r.ReportedState)
+	set(OptMessage, r.Message)
+	set(OptDetected, r.Detected)
+	set(OptDetectedState, r.DetectedState)
+	set(OptSessionID, r.SessionID)
+	set(OptSessionPath, r.SessionPath)
+	set(OptSessionStart, r.SessionStart)
+	set(OptSessionSource, r.SessionSource)
+	set(OptSessionAgent, r.SessionAgent)
+	set(OptResume, "")
+	if len(r.Resume) > 0 {
+		set(OptResume, report.ShellLine(r.Resume))
+	}
+	set(OptResumeSource, r.ResumeSource)
+	set(OptResumeAgent, r.ResumeAgent)
+	set(OptSeq, "")
+	if len(r.Seq) > 0 {
+		set(OptSeq, r.Seq.Encode())
+	}
+	agent, state := r.Effective()
+	if agent != o[OptName] || state != o[OptState] {
+		set(OptStateSince, "")
+		if agent != "" {
+			set(OptStateSince, strconv.FormatInt(nowMillis, 10))
+		}
+	}
+	set(OptName, agent)
+	set(OptState, state)
+	return n
+}

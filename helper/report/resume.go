@@ -1,0 +1,127 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
+)
+
+// Limits of a reported resume command.
+const (
+	MaxResumeWords = 64
+	MaxResumeBytes = 8192
+)
+
+// resumeSendOverhead is what the restore's send-keys call costs besides the command itself:
+// "tmux", the server flags, "send-keys", "-t", a pane id, "-l" and "--", generously counted.
+const resumeSendOverhead = 512
+
+var (
+	commandName = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
+	bareWord    = regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`)
+)
+
+// ResumeError says why a resume command was refused.
+type ResumeError struct{ Reason string }
+
+func (e *ResumeError) Error() string     { return "resume command refused: " + e.Reason }
+func (e *ResumeError) ErrorCode() string { return "invalid_resume_argv" }
+
+// ValidateResume checks a reported resume command against the contract's rules. onPath says
+// whether a command name is found on the reporting process's PATH. An empty argv is no command
+// and is valid.
+func ValidateResume(argv []string, onPath func(string) bool) error {
+	if len(argv) == 0 {
+		return nil
+	}
+	if len(argv) > MaxResumeWords {
+		return &ResumeError{fmt.Sprintf("%d words, at most %d are allowed", len(argv), MaxResumeWords)}
+	}
+	total := len(argv) - 1
+	for i, w := range argv {
+		total += len(w)
+		if !utf8.ValidString(w) {
+			return &ResumeError{fmt.Sprintf("word %d is not valid UTF-8", i+1)}
+		}
+		if strings.ContainsRune(w, '\'') {
+			return &ResumeError{fmt.Sprintf("word %d holds an apostrophe, which no word may", i+1)}
+		}
+		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
+			return &ResumeError{fmt.Sprintf("word %d holds a control character, which no word may", i+1)}
+		}
+	}
+	if total > MaxResumeBytes {
+		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
+	}
+	name := argv[0]
+	if !commandName.MatchString(name) {
+		return &ResumeError{fmt.Sprintf("first word %q is not a plain command name (letters, digits, _, - and ., not starting with -); use the name on PATH, not a path", name)}
+	}
+	if onPath != nil && !onPath(name) {
+		return &ResumeError{fmt.Sprintf("first word %q is not a command on PATH", name)}
+	}
+	if n := len(TmuxQuotedLine(argv)) + resumeSendOverhead; n > MaxTmuxCommand {
+		return &ResumeError{fmt.Sprintf("too long for one tmux command once quoted for tmux (%d bytes, at most %d)", n, MaxTmuxCommand)}
+	}
+	return nil
+}
+
+// MaxTmuxCommand is the most one tmux client call carries (see tmux.MaxCommandBytes).
+const MaxTmuxCommand = 16384 - 16 - 4
+
+// ShellWord is how the restore types one word: bare when it is made of letters, digits and
+// _ - . / : @ % +, in single quotes otherwise (so a word with = is quoted too, which zsh could
+// read as a path). Words never hold an apostrophe, so single quotes always suffice.
+func ShellWord(w string) string {
+	if bareWord.MatchString(w) {
+		return w
+	}
+	return "'" + w + "'"
+}
+
+// ShellLine is the whole command as the restore types it.
+func ShellLine(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = ShellWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// ParseShellLine reads back what ShellLine wrote.
+func ParseShellLine(line string) []string {
+	var argv []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			cur.WriteRune(r)
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == ' ':
+			if inWord {
+				argv = append(argv, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		argv = append(argv, cur.String())
+	}
+	return argv
+}
+
+// TmuxQuotedLine is the shell line as one double-quoted word of tmux's command language, the
+// form whose size the tmux command limit applies to.
+func TmuxQuotedLine(argv []string) string { return tmuxfmt.QuoteString(ShellLine(argv)) }

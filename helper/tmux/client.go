@@ -1,0 +1,182 @@
+package tmux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
+)
+
+// Cmd is one tmux command as an argument vector, e.g. {"set-option", "-p", "-t", "%1", "@x", "y"}.
+type Cmd []string
+
+// MaxCommandBytes is what one tmux client call may carry: the client sends its whole argv in one
+// imsg of at most 16384 bytes, less a 16-byte header and a 4-byte argc (compat/imsg.h, client.c).
+// Each argument costs its length plus a NUL.
+const MaxCommandBytes = 16384 - 16 - 4
+
+// Client runs tmux commands against one server.
+type Client struct {
+	Bin     string        // the tmux binary; "tmux" when empty
+	Global  []string      // global flags naming the server: -L name or -S path
+	Env     []string      // the client's environment; nil inherits the caller's
+	Timeout time.Duration // per call; 10s when zero
+}
+
+// Error is a failed tmux call, classified.
+type Error struct {
+	Code   string // server_not_running, pane_not_found or tmux_error
+	Stderr string
+}
+
+func (e *Error) Error() string     { return e.Stderr }
+func (e *Error) ErrorCode() string { return e.Code }
+
+// ArgvBytes is what the argument vector costs in the client's message.
+func ArgvBytes(argv []string) int {
+	n := 0
+	for _, a := range argv {
+		n += len(a) + 1
+	}
+	return n
+}
+
+// Run joins cmds with ";" into as few client calls as fit tmux's message limit and returns what
+// they printed. Commands run in order; a call that fails stops the rest.
+func (c *Client) Run(ctx context.Context, cmds ...Cmd) (string, error) {
+	var out strings.Builder
+	for _, batch := range c.batches(cmds) {
+		s, err := c.exec(ctx, batch)
+		out.WriteString(s)
+		if err != nil {
+			return out.String(), err
+		}
+	}
+	return out.String(), nil
+}
+
+// Output runs one command and returns its output without the final newline.
+func (c *Client) Output(ctx context.Context, cmd ...string) (string, error) {
+	s, err := c.Run(ctx, Cmd(cmd))
+	return strings.TrimSuffix(s, "\n"), err
+}
+
+func (c *Client) batches(cmds []Cmd) [][]string {
+	base := ArgvBytes(append([]string{c.bin()}, c.Global...))
+	var all [][]string
+	var cur []string
+	size := base
+	for _, cmd := range cmds {
+		escaped := tmuxfmt.EscapeArgs(cmd)
+		cost := ArgvBytes(escaped)
+		if len(cur) > 0 && size+cost+2 > MaxCommandBytes {
+			all = append(all, cur)
+			cur, size = nil, base
+		}
+		if len(cur) > 0 {
+			cur = append(cur, ";")
+			size += 2
+		}
+		cur = append(cur, escaped...)
+		size += cost
+	}
+	if len(cur) > 0 {
+		all = append(all, cur)
+	}
+	return all
+}
+
+func (c *Client) bin() string {
+	if c.Bin != "" {
+		return c.Bin
+	}
+	return "tmux"
+}
+
+func (c *Client) exec(ctx context.Context, args []string) (string, error) {
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin(), append(append([]string{}, c.Global...), args...)...)
+	if c.Env != nil {
+		cmd.Env = c.Env
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = nil
+	err := cmd.Run()
+	if err == nil {
+		return stdout.String(), nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return stdout.String(), &Error{Code: "tmux_error", Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+	}
+	var execErr *exec.Error
+	if errors.As(err, &execErr) {
+		return "", &Error{Code: "tmux_error", Stderr: fmt.Sprintf("cannot run tmux (%s): install tmux or put it on PATH", execErr.Err)}
+	}
+	return stdout.String(), classify(strings.TrimSpace(stderr.String()))
+}
+
+func classify(msg string) *Error {
+	switch {
+	case strings.HasPrefix(msg, "no server running"),
+		strings.HasPrefix(msg, "error connecting to"),
+		strings.Contains(msg, "server exited unexpectedly"):
+		return &Error{Code: "server_not_running", Stderr: "no tmux server is running here (" + msg + "): run taw inside tmux, or name a server with -L or -S"}
+	case strings.HasPrefix(msg, "can't find pane"),
+		strings.HasPrefix(msg, "can't find window"),
+		strings.HasPrefix(msg, "can't find session"):
+		return &Error{Code: "pane_not_found", Stderr: msg}
+	}
+	if msg == "" {
+		msg = "tmux failed with no message"
+	}
+	return &Error{Code: "tmux_error", Stderr: msg}
+}
+
+// SocketPath is the path of the server's socket as tmux itself would pick it: -S, then -L under
+// $TMUX_TMPDIR, then the socket in $TMUX, then "default".
+func SocketPath(global []string, getenv func(string) string) string {
+	name := "default"
+	for i := 0; i+1 < len(global); i++ {
+		switch global[i] {
+		case "-S":
+			return global[i+1]
+		case "-L":
+			name = global[i+1]
+		}
+	}
+	if !containsFlag(global, "-L") {
+		if t := getenv("TMUX"); t != "" {
+			if i := strings.IndexByte(t, ','); i > 0 {
+				return t[:i]
+			}
+			return t
+		}
+	}
+	dir := getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), name)
+}
+
+func containsFlag(args []string, flag string) bool {
+	for _, a := range args {
+		if a == flag {
+			return true
+		}
+	}
+	return false
+}

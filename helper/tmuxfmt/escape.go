@@ -1,0 +1,40 @@
+package tmuxfmt
+
+import "strings"
+
+// EscapeArg protects an argument from tmux's command splitter: an argument that ends in ";" is
+// read as a command separator and the ";" dropped, unless the ";" is written "\;" (in which case
+// tmux drops the backslash). So a value ending in ";" goes in with one backslash before it.
+func EscapeArg(arg string) string {
+	if strings.HasSuffix(arg, ";") {
+		return arg[:len(arg)-1] + `\;`
+	}
+	return arg
+}
+
+// EscapeArgs applies EscapeArg to every argument.
+func EscapeArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = EscapeArg(a)
+	}
+	return out
+}
+
+// QuoteString writes s as one double-quoted word of tmux's command language (a config file, a
+// key binding, the command of a hook). Inside double quotes tmux treats \ as an escape and
+// expands $VAR and ~, so those are escaped; # is escaped so formats are never expanded.
+func QuoteString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '\\', '"', '$', '#', '~':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
+}

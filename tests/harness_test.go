@@ -1,0 +1,193 @@
+package tests
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var serial atomic.Int64
+
+// TestScripts runs every script in testdata/. TAW_SCRIPT=name runs one; TAW_UPDATE=1 rewrites
+// cmp golden sections.
+func TestScripts(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is not installed: the end-to-end tests need a real tmux server (apt-get install tmux)")
+	}
+	files := ""
+	if name := os.Getenv("TAW_SCRIPT"); name != "" {
+		files = filepath.Join("testdata", name)
+	}
+	p := Params()
+	p.Dir = "testdata"
+	if files != "" {
+		p.Dir = ""
+		p.Files = []string{files}
+	}
+	testscript.Run(t, p)
+}
+
+// Params is the harness shared by every script directory.
+func Params() testscript.Params {
+	return testscript.Params{
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("TAW_UPDATE") != "",
+		Setup:               setupServer,
+		Cmds:                commands,
+	}
+}
+
+// setupServer gives the script a tmux server of its own and the environment a pane would have:
+// TMUX and TMUX_PANE name the first pane of session "main".
+func setupServer(env *testscript.Env) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	// $WORK can be longer than a socket path may be, so the socket lives under a short folder.
+	sockDir, err := os.MkdirTemp("/tmp", "tawt")
+	if err != nil {
+		return err
+	}
+	env.Defer(func() { os.RemoveAll(sockDir) })
+	name := fmt.Sprintf("taw-test-%d-%d", os.Getpid(), serial.Add(1))
+	home := filepath.Join(env.WorkDir, "home")
+	for _, d := range []string{home, filepath.Join(home, ".config"), filepath.Join(home, ".local/share"), filepath.Join(env.WorkDir, "bin")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	env.Setenv("HOME", home)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local/share"))
+	env.Setenv("XDG_RUNTIME_DIR", sockDir)
+	env.Setenv("TMUX_TMPDIR", sockDir)
+	env.Setenv("TERM", "screen")
+	env.Setenv("SHELL", "/bin/sh")
+	env.Setenv("LANG", "C.UTF-8")
+	env.Setenv("TAW_SOCKET", name)
+	env.Setenv("TAW_ROOT", root)
+	// Fake agents the script writes into $WORK/bin come first on PATH.
+	env.Setenv("PATH", filepath.Join(env.WorkDir, "bin")+string(os.PathListSeparator)+env.Getenv("PATH"))
+
+	start := exec.Command("tmux", "-L", name, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "120", "-y", "40", "-c", env.WorkDir)
+	start.Env = env.Vars
+	start.Dir = env.WorkDir
+	if out, err := start.CombinedOutput(); err != nil {
+		return fmt.Errorf("start tmux: %v: %s", err, out)
+	}
+	env.Defer(func() {
+		kill := exec.Command("tmux", "-L", name, "kill-server")
+		kill.Env = env.Vars
+		_ = kill.Run()
+	})
+	info := exec.Command("tmux", "-L", name, "display-message", "-p", "-t", "main:0.0", "#{socket_path},#{pid},#{session_id} #{pane_id}")
+	info.Env = env.Vars
+	out, err := info.Output()
+	if err != nil {
+		return fmt.Errorf("read tmux server: %v", err)
+	}
+	tmuxVar, pane, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	env.Setenv("TMUX", strings.Replace(tmuxVar, ",$", ",", 1))
+	env.Setenv("TMUX_PANE", pane)
+	return nil
+}
+
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(wd), nil
+}
+
+// commands are the few custom script commands; each checks its arguments.
+var commands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// tmuxwait <target> <format> <regexp> [seconds]: poll tmux until the format, expanded for the
+	// target, matches; never a fixed sleep.
+	"tmuxwait": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! tmuxwait")
+		}
+		if len(args) < 3 || len(args) > 4 {
+			ts.Fatalf("usage: tmuxwait <target> <format> <regexp> [seconds]")
+		}
+		re, err := regexp.Compile(args[2])
+		ts.Check(err)
+		limit := 10 * time.Second
+		if len(args) == 4 {
+			d, err := time.ParseDuration(args[3] + "s")
+			ts.Check(err)
+			limit = d
+		}
+		deadline := time.Now().Add(limit)
+		last := ""
+		for {
+			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "display-message", "-p", "-t", args[0], args[1])
+			cmd.Env = environ(ts)
+			out, _ := cmd.CombinedOutput()
+			last = strings.TrimSpace(string(out))
+			if re.MatchString(last) {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("tmuxwait: %q for %s is %q after %s, want match for %q", args[1], args[0], last, limit, args[2])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	},
+	// screenwait <target> <regexp> [seconds]: poll the pane's visible screen until it matches.
+	"screenwait": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! screenwait")
+		}
+		if len(args) < 2 || len(args) > 3 {
+			ts.Fatalf("usage: screenwait <target> <regexp> [seconds]")
+		}
+		re, err := regexp.Compile(args[1])
+		ts.Check(err)
+		limit := 10 * time.Second
+		if len(args) == 3 {
+			d, err := time.ParseDuration(args[2] + "s")
+			ts.Check(err)
+			limit = d
+		}
+		deadline := time.Now().Add(limit)
+		for {
+			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "capture-pane", "-p", "-t", args[0])
+			cmd.Env = environ(ts)
+			out, _ := cmd.CombinedOutput()
+			if re.Match(out) {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("screenwait: screen of %s does not match %q after %s:\n%s", args[0], args[1], limit, out)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	},
+	// stdout2env <name>: put the last command's stdout, trimmed, in $name.
+	"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: stdout2env <name>")
+		}
+		ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+	},
+}
+
+func environ(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMUX_TMPDIR", "TERM", "LANG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
