@@ -1,7 +1,8 @@
 GO      ?= go
 TMUX    ?= tmux
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/taw-tmux/taw/helper/cli.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/taw-tmux/taw/helper/cli.Version=$(VERSION)
+TAGS    := urfave_cli_no_docs
 
 .PHONY: all build test unit e2e bench demo lint fmt clean
 
@@ -10,7 +11,7 @@ all: build
 build: bin/taw
 
 bin/taw: go.mod go.sum $(shell find helper -name '*.go' -o -name '*.toml' 2>/dev/null)
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./helper
+	$(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
 
 # Every test: the unit tests of each package and the end-to-end scripts against real tmux servers.
 test: lint

@@ -63,6 +63,8 @@ func NewApp(f *Factory) *cli.App {
 		},
 		Commands: []*cli.Command{
 			newPaneCommand(f),
+			newLoadCommand(f),
+			newUnloadCommand(f),
 			newVersionCommand(f),
 		},
 	}

@@ -1,0 +1,89 @@
+package tmuxconf
+
+import (
+	"context"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
+)
+
+// HookMarker tags every hook command taw installs, so it can find exactly its own.
+const HookMarker = "TAW_HOOK="
+
+// HookCommand is the tmux command a hook runs: taw in the background, its output discarded
+// (run-shell would otherwise show it in the pane), tagged with the event name.
+func HookCommand(bin, event string, args ...string) string {
+	var sh strings.Builder
+	sh.WriteString(HookMarker + event + " ")
+	sh.WriteString(shellQuote(bin))
+	for _, a := range args {
+		sh.WriteByte(' ')
+		sh.WriteString(shellQuote(a))
+	}
+	sh.WriteString(" >/dev/null 2>&1")
+	return "run-shell -b " + tmuxfmt.QuoteString(sh.String())
+}
+
+// shellQuote quotes a word for /bin/sh; a format such as #{hook_pane} stays expandable by tmux
+// because run-shell expands formats before the shell sees the line.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Hook is one member of a global hook array.
+type Hook struct {
+	Name    string // pane-exited
+	Index   string // 0
+	Command string
+}
+
+// ListHooks reads every global hook.
+func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
+	out, err := c.Output(ctx, "show-hooks", "-g")
+	if err != nil {
+		return nil, err
+	}
+	var hooks []Hook
+	for _, line := range strings.Split(out, "\n") {
+		head, cmd, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		name, idx, ok := strings.Cut(head, "[")
+		if !ok || !strings.HasSuffix(idx, "]") {
+			continue
+		}
+		hooks = append(hooks, Hook{Name: name, Index: strings.TrimSuffix(idx, "]"), Command: cmd})
+	}
+	return hooks, nil
+}
+
+// Ours says whether a hook command is one taw installed.
+func Ours(command string) bool { return strings.Contains(command, HookMarker) }
+
+// SetHooks makes taw's global hooks exactly want (hook name → commands): taw's old members are
+// unset and the new ones appended after the user's, in one tmux call. Re-running it changes
+// nothing; the user's own members are never touched.
+func SetHooks(ctx context.Context, c *tmux.Client, want map[string][]string) error {
+	hooks, err := ListHooks(ctx, c)
+	if err != nil {
+		return err
+	}
+	var cmds []tmux.Cmd
+	for _, h := range hooks {
+		if Ours(h.Command) {
+			cmds = append(cmds, tmux.Cmd{"set-hook", "-gu", h.Name + "[" + h.Index + "]"})
+		}
+	}
+	for _, name := range sortedKeys(want) {
+		for _, command := range want[name] {
+			cmds = append(cmds, tmux.Cmd{"set-hook", "-ga", name, command})
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	_, err = c.Run(ctx, cmds...)
+	return err
+}

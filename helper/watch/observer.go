@@ -1,0 +1,68 @@
+package watch
+
+import (
+	"context"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// Transition is one pane's effective agent or state moving between two looks. A pane that
+// appeared has empty From fields; a pane that closed has empty To fields and Gone set.
+type Transition struct {
+	PaneID    string
+	FromAgent string
+	FromState string
+	ToAgent   string
+	ToState   string
+	Gone      bool
+	Pane      panestate.Pane // as read in this look (the last known pane when Gone)
+	At        time.Time
+}
+
+// Client is one attached tmux client, as the watcher read it in the same call as the panes.
+type Client struct {
+	TTY       string
+	Session   string // session id ($N)
+	PaneID    string // the active pane of the client's current window
+	Focused   bool   // the client's terminal has focus (tmux's focus flag; true when unknown)
+	ReadOnly  bool
+	Control   bool
+}
+
+// Look is everything one look of the watcher saw.
+type Look struct {
+	Client      *tmux.Client
+	Panes       []panestate.Pane
+	Clients     []Client
+	Transitions []Transition
+	Now         time.Time
+}
+
+// InView says whether the pane is the active pane of a window some attached, focused client is
+// showing: the user is looking at it.
+func (l *Look) InView(paneID string) bool {
+	for _, c := range l.Clients {
+		if c.PaneID == paneID && c.Focused && !c.Control {
+			return true
+		}
+	}
+	return false
+}
+
+// Observer is a feature that acts on what the watcher sees (rollups, notifications, event hooks,
+// automatic saves). Observe runs after every look, in registration order; it must be quick and
+// must not block the watcher (hand slow work to a goroutine).
+type Observer interface {
+	Name() string
+	Observe(ctx context.Context, l *Look)
+}
+
+var observers []Observer
+
+// Register adds an observer; features call it from an init function.
+func Register(o Observer) { observers = append(observers, o) }
+
+// Observers lists the registered observers.
+func Observers() []Observer { return observers }
