@@ -105,6 +105,26 @@ func (c *Client) exec(ctx context.Context, args []string) (string, error) {
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
+	if c.native() {
+		env := c.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		stdout, stderr, status, err := nativeRun(ctx, SocketPath(c.Global, getenvFrom(env)), args, env, timeout)
+		switch {
+		case err == nil && status == 0:
+			return stdout, nil
+		case err == nil:
+			return stdout, classify(strings.TrimSpace(stderr))
+		case !errors.Is(err, errProtocol):
+			var te *Error
+			if errors.As(err, &te) {
+				return stdout, te
+			}
+			// Anything else (a socket that is not tmux's, a permission problem) is for the
+			// tmux binary to explain.
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.bin(), append(append([]string{}, c.Global...), args...)...)
@@ -179,4 +199,14 @@ func containsFlag(args []string, flag string) bool {
 		}
 	}
 	return false
+}
+
+// native says whether calls go over the socket directly: always, unless a tmux binary of the
+// user's choice was named (TAW_TMUX) or TAW_TMUX_EXEC=1 asks for the binary.
+func (c *Client) native() bool {
+	return c.Bin == "" && os.Getenv("TAW_TMUX_EXEC") != "1"
+}
+
+func getenvFrom(env []string) func(string) string {
+	return func(k string) string { return envValue(env, k, "") }
 }

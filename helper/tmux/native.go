@@ -1,0 +1,241 @@
+package tmux
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// taw speaks tmux's client protocol itself instead of starting a tmux client for every call: a
+// tmux client is a dynamically linked program whose start costs more than the command it sends,
+// and taw's hooks and reports run on every agent event. The protocol is the one tmux 3.2 and
+// later speak (version 8); a server that speaks another answers MSG_VERSION before running
+// anything, and taw then runs the tmux binary instead.
+
+const protocolVersion = 8
+
+// Message types of tmux's client protocol (tmux-protocol.h).
+const (
+	msgVersion           = 12
+	msgIdentifyFlags     = 100
+	msgIdentifyTerm      = 101
+	msgIdentifyTTYName   = 102
+	msgIdentifyStdin     = 104
+	msgIdentifyEnviron   = 105
+	msgIdentifyDone      = 106
+	msgIdentifyClientPID = 107
+	msgIdentifyCwd       = 108
+	msgIdentifyFeatures  = 109
+	msgIdentifyStdout    = 110
+	msgIdentifyLongFlags = 111
+	msgCommand           = 200
+	msgExit              = 203
+	msgExited            = 204
+	msgShutdown          = 210
+	msgReadOpen          = 300
+	msgReadDone          = 302
+	msgWriteOpen         = 303
+	msgWrite             = 304
+	msgWriteReady        = 305
+	msgWriteClose        = 306
+)
+
+const (
+	imsgHeaderSize = 16
+	imsgMaxSize    = 16384
+	imsgFlagFD     = 1
+	// clientFlags are those a command-line tmux client in a UTF-8 locale sends: UTF-8 output, and
+	// never start a server.
+	clientFlags = 0x08010000
+)
+
+// errProtocol means the server does not speak this protocol; the caller falls back to the binary.
+var errProtocol = errors.New("tmux server speaks another client protocol")
+
+type imsg struct {
+	typ  uint32
+	data []byte
+}
+
+func putHeader(b []byte, typ uint32, n int, flags uint16) {
+	binary.LittleEndian.PutUint32(b[0:], typ)
+	binary.LittleEndian.PutUint16(b[4:], uint16(imsgHeaderSize+n))
+	binary.LittleEndian.PutUint16(b[6:], flags)
+	binary.LittleEndian.PutUint32(b[8:], protocolVersion)
+	binary.LittleEndian.PutUint32(b[12:], 0xffffffff)
+}
+
+func appendMsg(buf []byte, typ uint32, data []byte) []byte {
+	var h [imsgHeaderSize]byte
+	putHeader(h[:], typ, len(data), 0)
+	return append(append(buf, h[:]...), data...)
+}
+
+func int32Bytes(v int32) []byte {
+	b := make([]byte, 4)
+	binary.LittleEndian.PutUint32(b, uint32(v))
+	return b
+}
+
+func cstring(s string) []byte { return append([]byte(s), 0) }
+
+// nativeRun sends one command (already joined with ";" arguments) over the server's socket and
+// collects what it writes to stdout and stderr and its exit status.
+func nativeRun(ctx context.Context, socket string, args []string, env []string, timeout time.Duration) (stdout, stderr string, status int, err error) {
+	d := net.Dialer{Timeout: timeout}
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return "", "", 1, &Error{Code: "server_not_running", Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
+		}
+		return "", "", 1, err
+	}
+	defer conn.Close()
+	uc := conn.(*net.UnixConn)
+	deadline := time.Now().Add(timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	_ = uc.SetDeadline(deadline)
+
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return "", "", 1, err
+	}
+	defer devnull.Close()
+
+	// Identify: the same messages, in the same order, as tmux's own client.
+	var first []byte
+	first = appendMsg(first, msgIdentifyFlags, int32Bytes(clientFlags))
+	lf := make([]byte, 8)
+	binary.LittleEndian.PutUint64(lf, clientFlags)
+	first = appendMsg(first, msgIdentifyLongFlags, lf)
+	first = appendMsg(first, msgIdentifyTerm, cstring(envValue(env, "TERM", "screen")))
+	first = appendMsg(first, msgIdentifyFeatures, int32Bytes(0))
+	first = appendMsg(first, msgIdentifyTTYName, cstring(""))
+	cwd, _ := os.Getwd()
+	first = appendMsg(first, msgIdentifyCwd, cstring(cwd))
+	if err := sendFD(uc, first, msgIdentifyStdin, int(devnull.Fd())); err != nil {
+		return "", "", 1, err
+	}
+	if err := sendFD(uc, nil, msgIdentifyStdout, int(devnull.Fd())); err != nil {
+		return "", "", 1, err
+	}
+	var rest []byte
+	rest = appendMsg(rest, msgIdentifyClientPID, int32Bytes(int32(os.Getpid())))
+	for _, kv := range env {
+		if imsgHeaderSize+len(kv)+1 > imsgMaxSize {
+			continue // tmux's own client drops what does not fit in one message too
+		}
+		rest = appendMsg(rest, msgIdentifyEnviron, cstring(kv))
+	}
+	rest = appendMsg(rest, msgIdentifyDone, nil)
+	cmd := int32Bytes(int32(len(args)))
+	for _, a := range args {
+		cmd = append(cmd, cstring(a)...)
+	}
+	if imsgHeaderSize+len(cmd) > imsgMaxSize {
+		return "", "", 1, &Error{Code: "tmux_error", Stderr: "command too long for one tmux call"}
+	}
+	rest = appendMsg(rest, msgCommand, cmd)
+	if _, err := uc.Write(rest); err != nil {
+		return "", "", 1, err
+	}
+
+	var out, errOut strings.Builder
+	buf := make([]byte, 0, 65536)
+	chunk := make([]byte, 65536)
+	for {
+		for {
+			m, n, ok := parseMsg(buf)
+			if !ok {
+				break
+			}
+			buf = buf[n:]
+			switch m.typ {
+			case msgVersion:
+				return "", "", 1, errProtocol
+			case msgWriteOpen:
+				if len(m.data) >= 4 {
+					reply := make([]byte, 8)
+					copy(reply, m.data[:4])
+					if _, err := uc.Write(appendMsg(nil, msgWriteReady, reply)); err != nil {
+						return out.String(), errOut.String(), 1, err
+					}
+				}
+			case msgWrite:
+				if len(m.data) >= 4 {
+					stream := int32(binary.LittleEndian.Uint32(m.data))
+					if stream == 2 {
+						errOut.Write(m.data[4:])
+					} else {
+						out.Write(m.data[4:])
+					}
+				}
+			case msgWriteClose:
+			case msgReadOpen:
+				// A command that reads the client's stdin gets an empty one.
+				if len(m.data) >= 4 {
+					reply := make([]byte, 8)
+					copy(reply, m.data[:4])
+					if _, err := uc.Write(appendMsg(nil, msgReadDone, reply)); err != nil {
+						return out.String(), errOut.String(), 1, err
+					}
+				}
+			case msgExit, msgShutdown:
+				status := 0
+				if len(m.data) >= 4 {
+					status = int(int32(binary.LittleEndian.Uint32(m.data)))
+				}
+				return out.String(), errOut.String(), status, nil
+			case msgExited:
+				return out.String(), errOut.String(), 0, nil
+			}
+		}
+		n, err := uc.Read(chunk)
+		if n > 0 {
+			buf = append(buf, chunk[:n]...)
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return out.String(), errOut.String(), 1, &Error{Code: "tmux_error", Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+			}
+			return out.String(), errOut.String(), 1, &Error{Code: "server_not_running", Stderr: "the tmux server closed the connection: " + err.Error()}
+		}
+	}
+}
+
+func parseMsg(b []byte) (imsg, int, bool) {
+	if len(b) < imsgHeaderSize {
+		return imsg{}, 0, false
+	}
+	n := int(binary.LittleEndian.Uint16(b[4:]))
+	if n < imsgHeaderSize || len(b) < n {
+		return imsg{}, 0, false
+	}
+	return imsg{typ: binary.LittleEndian.Uint32(b), data: b[imsgHeaderSize:n]}, n, true
+}
+
+// sendFD sends pending messages followed by one message that carries a file descriptor.
+func sendFD(uc *net.UnixConn, pending []byte, typ uint32, fd int) error {
+	var h [imsgHeaderSize]byte
+	putHeader(h[:], typ, 0, imsgFlagFD)
+	_, _, err := uc.WriteMsgUnix(append(pending, h[:]...), syscall.UnixRights(fd), nil)
+	return err
+}
+
+func envValue(env []string, key, def string) string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, key+"=") {
+			return kv[len(key)+1:]
+		}
+	}
+	return def
+}
