@@ -143,12 +143,13 @@ func Apply(r Record, rep Report) (Record, Outcome) {
 // take makes source and agent the pane's holder. Another source or another agent taking the pane
 // ends what the previous one had: its command, its session and (for another source) its numbers.
 func take(r Record, source, agent string) Record {
+	if r.Source == source && r.Kind == agent {
+		return r // the holder reporting again
+	}
 	if r.Source != "" && r.Source != source {
 		r.Seq = r.Seq.Drop(r.Source)
 	}
-	if r.Source != source || r.Kind != agent {
-		r.Message = ""
-	}
+	r.Message = ""
 	if r.ResumeSource != source || r.ResumeAgent != agent {
 		r.Resume, r.ResumeSource, r.ResumeAgent = nil, "", ""
 	}

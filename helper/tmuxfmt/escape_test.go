@@ -1,0 +1,37 @@
+package tmuxfmt
+
+import "testing"
+
+func TestEscapeArg(t *testing.T) {
+	tests := []struct{ given, want string }{
+		{"plain", "plain"},
+		{"done;", `done\;`}, // tmux would split the command here and drop the ";"
+		{";", `\;`},         // a lone ";" is a separator unless escaped
+		{`a\;`, `a\\;`},     // tmux drops one backslash before a final ";"
+		{"a;b", "a;b"},      // only a final ";" is special
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := EscapeArg(tt.given); got != tt.want {
+			t.Errorf("EscapeArg(%q) = %q, want %q", tt.given, got, tt.want)
+		}
+	}
+}
+
+func TestQuoteString(t *testing.T) {
+	tests := []struct{ given, want string }{
+		{"plain", `"plain"`},
+		{`a"b`, `"a\"b"`},
+		{`a\b`, `"a\\b"`},
+		{"$HOME", `"\$HOME"`}, // no environment expansion
+		{"#{pane_id}", `"\#{pane_id}"`},
+		{"~/x", `"\~/x"`},
+		{"it's", `"it's"`},
+		{"日本", `"日本"`},
+	}
+	for _, tt := range tests {
+		if got := QuoteString(tt.given); got != tt.want {
+			t.Errorf("QuoteString(%q) = %q, want %q", tt.given, got, tt.want)
+		}
+	}
+}
