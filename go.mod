@@ -1,6 +1,6 @@
 module github.com/taw-tmux/taw
 
-go 1.26.8
+go 1.25
 
 require (
 	github.com/mattn/go-isatty v0.0.24

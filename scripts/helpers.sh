@@ -1,7 +1,9 @@
 # Shell glue shared by taw.tmux and scripts/: finding the helper binary. Sourced, not run.
 
+# __taw_message says something on the status line and keeps it in @agent-wizard-status, where it
+# can still be read when no client was attached to see it.
 __taw_message() {
-	command tmux display-message "taw: $*"
+	command tmux set-option -gq @agent-wizard-status "taw: $*" \; display-message "taw: $*"
 }
 
 # __taw_stale DIR: the bundled binary is missing or older than the sources it is built from.

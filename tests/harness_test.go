@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -76,6 +77,12 @@ func setupServer(env *testscript.Env) error {
 	env.Setenv("LANG", "C.UTF-8")
 	env.Setenv("TAW_SOCKET", name)
 	env.Setenv("TAW_ROOT", root)
+	// The Go toolchain's caches, so a script that builds taw (as taw.tmux does) builds offline.
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN"} {
+		if v := goEnv(k); v != "" {
+			env.Setenv(k, v)
+		}
+	}
 	// Fake agents the script writes into $WORK/bin come first on PATH.
 	env.Setenv("PATH", filepath.Join(env.WorkDir, "bin")+string(os.PathListSeparator)+env.Getenv("PATH"))
 
@@ -190,4 +197,27 @@ func environ(ts *testscript.TestScript) []string {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env
+}
+
+var (
+	goEnvOnce  sync.Once
+	goEnvCache = map[string]string{}
+)
+
+// goEnv is a value of the test's own Go environment (go env), read once.
+func goEnv(key string) string {
+	goEnvOnce.Do(func() {
+		keys := []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN"}
+		out, err := exec.Command("go", append([]string{"env"}, keys...)...).Output()
+		if err != nil {
+			return
+		}
+		lines := strings.Split(string(out), "\n")
+		for i, k := range keys {
+			if i < len(lines) {
+				goEnvCache[k] = lines[i]
+			}
+		}
+	})
+	return goEnvCache[key]
 }

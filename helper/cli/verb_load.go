@@ -132,11 +132,15 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	}
 	if len(problems) > 0 {
 		msg := "taw: " + strings.Join(problems, "; ")
-		_, _ = l.Client.Run(ctx, tmux.Cmd{"display-message", msg})
+		_, _ = l.Client.Run(ctx, tmux.Cmd{"set-option", "-gq", statusOption, msg}, tmux.Cmd{"display-message", msg})
 		return Errorf(CodeLoad, "%s", msg)
 	}
-	return nil
+	_, err = l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", statusOption})
+	return err
 }
+
+// statusOption keeps the last problem of loading, readable when no client saw the message.
+const statusOption = "@agent-wizard-status"
 
 func unloadRun(ctx context.Context, l *loadContext) error {
 	var problems []string
