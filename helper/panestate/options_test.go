@@ -1,0 +1,87 @@
+package panestate
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/taw-tmux/taw/helper/report"
+)
+
+func TestRecordRoundTripsThroughOptions(t *testing.T) {
+	r := report.Record{
+		Source: "integration:claude", Kind: "claude", ReportedState: "working", Message: "editing main.go",
+		Detected: "claude", DetectedState: "blocked",
+		SessionID: "abc", SessionPath: "/p/s.jsonl", SessionStart: "resume", SessionSource: "integration:claude", SessionAgent: "claude",
+		Resume:       []string{"claude", "--resume", "abc", "--model", "a b", "k=v"},
+		ResumeSource: "integration:claude", ResumeAgent: "claude",
+		Seq: report.Book{}.Record("integration:claude", 42),
+	}
+	opts := OptionsFromRecord(map[string]string{}, r, 1000)
+	if got := RecordFromOptions(opts); !reflect.DeepEqual(got, r) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, r)
+	}
+	if opts[OptName] != "claude" || opts[OptState] != "blocked" || opts[OptStateSince] != "1000" {
+		t.Errorf("effective options = %q %q %q", opts[OptName], opts[OptState], opts[OptStateSince])
+	}
+	// The time of the last change moves only when the agent or the state does.
+	r.Message = "other"
+	again := OptionsFromRecord(opts, r, 2000)
+	if again[OptStateSince] != "1000" {
+		t.Errorf("state_since moved on a message change: %s", again[OptStateSince])
+	}
+	r.ReportedState, r.DetectedState = "idle", "idle"
+	moved := OptionsFromRecord(again, r, 3000)
+	if moved[OptStateSince] != "3000" {
+		t.Errorf("state_since did not move on a state change: %s", moved[OptStateSince])
+	}
+	// No agent: everything is cleared, the time too.
+	gone := OptionsFromRecord(moved, report.AgentGone(r), 4000)
+	if gone[OptName] != "" || gone[OptState] != "" || gone[OptStateSince] != "" || gone[OptResume] != "" {
+		t.Errorf("after the agent went: %v", gone)
+	}
+}
+
+func TestWriteCmdsOnlyWhatChanged(t *testing.T) {
+	old := map[string]string{OptName: "a", OptState: "idle", OptMessage: "m"}
+	next := map[string]string{OptName: "a", OptState: "working", OptMessage: ""}
+	cmds := WriteCmds("%3", old, next)
+	var got []string
+	for _, c := range cmds {
+		got = append(got, strings.Join(c, " "))
+	}
+	want := []string{"set-option -p -t %3 @agent_state working", "set-option -p -u -t %3 @agent_message"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WriteCmds = %q, want %q", got, want)
+	}
+}
+
+func TestParseRow(t *testing.T) {
+	given := map[string]string{
+		"pane_id": "%7", "session_name": "work", "session_id": "$1", "window_id": "@2", "window_index": "3",
+		"window_name": "editor", "pane_index": "1", "pane_current_path": "/home/u/p", "pane_current_command": "node",
+		"pane_pid": "4242", "pane_tty": "/dev/pts/3", "pane_title": "title with \x1e odd", "pane_active": "1",
+		"window_active": "0", "session_attached": "1", "pane_dead": "0", "pane_width": "80", "pane_height": "24",
+	}
+	var fields []string
+	for _, f := range paneFields {
+		fields = append(fields, given[f])
+	}
+	for _, o := range Options {
+		v := ""
+		if o == OptName {
+			v = "claude"
+		}
+		fields = append(fields, v)
+	}
+	p, err := ParseRow(strings.Join(fields, sep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "%7" || p.Target() != "work:3.1" || p.PID != 4242 || !p.PaneActive || p.WindowActive || p.Agent() != "claude" || p.Width != 80 {
+		t.Errorf("ParseRow = %+v", p)
+	}
+	if _, err := ParseRow("too\x1ffew"); err == nil {
+		t.Error("a short row was read")
+	}
+}
