@@ -7,12 +7,114 @@ type Agent struct {
 	ID      string   // canonical name: "claude"
 	Display string   // what people see: "Claude Code"
 	Aliases []string // other names it goes by: program names, reported labels
+
+	// Detected is false for an agent taw knows only when it reports itself: it is never named
+	// from the process in front of a pane, and has no screen rules.
+	Detected bool
+	// Programs are the executable names (argv[0] or comm, without directory and extension) that
+	// are this agent.
+	Programs []string
+	// Packages are npm package names (with scope) and Python distribution or module names whose
+	// scripts are this agent, for launchers such as node, npx, python -m and uv run.
+	Packages []string
+	// PathHints are fragments of a script or executable path that only this agent's files contain,
+	// for installs that run a bundled runtime from a directory of their own.
+	PathHints []string
 }
 
-// Known is the table, in no particular order.
+// Known is the table, in no particular order. Program and package names come from each agent's
+// published install instructions and registry entries.
 var Known = []Agent{
-	{ID: "claude", Display: "Claude Code", Aliases: []string{"claude-code", "claude_code", "claudecode"}},
-	{ID: "codex", Display: "Codex", Aliases: []string{"codex-cli", "openai-codex"}},
+	{ID: "claude", Display: "Claude Code", Detected: true,
+		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
+		Programs:  []string{"claude"},
+		Packages:  []string{"@anthropic-ai/claude-code"},
+		PathHints: []string{"/.local/share/claude/versions/", "/.claude/local/"}},
+	{ID: "codex", Display: "Codex", Detected: true,
+		Aliases:  []string{"codex-cli", "openai-codex"},
+		Programs: []string{"codex"},
+		Packages: []string{"@openai/codex"}},
+	{ID: "gemini", Display: "Gemini CLI", Detected: true,
+		Aliases:  []string{"gemini-cli", "google-gemini"},
+		Programs: []string{"gemini"},
+		Packages: []string{"@google/gemini-cli"}},
+	{ID: "cursor", Display: "Cursor Agent", Detected: true,
+		Aliases:   []string{"cursor-agent", "cursor-cli"},
+		Programs:  []string{"cursor-agent"},
+		PathHints: []string{"/cursor-agent/"}},
+	{ID: "opencode", Display: "OpenCode", Detected: true,
+		Aliases:  []string{"open-code", "opencode2", "opencode-ai"},
+		Programs: []string{"opencode", "opencode2"},
+		Packages: []string{"opencode-ai"}},
+	{ID: "kilo", Display: "Kilo Code", Detected: true,
+		Aliases:  []string{"kilo-code", "kilocode", "kilo code"},
+		Programs: []string{"kilo", "kilocode"},
+		Packages: []string{"@kilocode/cli"}},
+	{ID: "pi", Display: "pi", Detected: true,
+		Aliases:  []string{"pi-coding-agent"},
+		Programs: []string{"pi"},
+		Packages: []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
+	{ID: "omp", Display: "omp", Detected: true,
+		Aliases:  []string{"oh-my-pi"},
+		Programs: []string{"omp"},
+		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
+	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
+		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
+		Programs: []string{"copilot"},
+		Packages: []string{"@github/copilot"}},
+	{ID: "kimi", Display: "Kimi", Detected: true,
+		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
+		Programs: []string{"kimi"},
+		Packages: []string{"kimi-cli", "kimi_cli"}},
+	{ID: "kiro", Display: "Kiro CLI", Detected: true,
+		Aliases:  []string{"kiro-cli"},
+		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
+	{ID: "droid", Display: "Droid", Detected: true,
+		Aliases:  []string{"factory-droid"},
+		Programs: []string{"droid"},
+		Packages: []string{"@factory/cli"}},
+	{ID: "amp", Display: "Amp", Detected: true,
+		Aliases:  []string{"amp-local", "ampcode"},
+		Programs: []string{"amp"},
+		Packages: []string{"@sourcegraph/amp", "@ampcode/cli"}},
+	{ID: "grok", Display: "Grok", Detected: true,
+		Aliases:  []string{"grok-build", "grok-cli"},
+		Programs: []string{"grok"},
+		Packages: []string{"@vibe-kit/grok-cli"}},
+	{ID: "hermes", Display: "Hermes", Detected: true,
+		Aliases:  []string{"hermes-agent"},
+		Programs: []string{"hermes", "hermes-agent"},
+		Packages: []string{"hermes-agent", "hermes_cli"}},
+	{ID: "qodercli", Display: "Qoder", Detected: true,
+		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
+		Programs: []string{"qodercli", "qoderclicn"},
+		Packages: []string{"@qoder-ai/qodercli"}},
+	{ID: "cline", Display: "Cline", Detected: true,
+		Aliases:  []string{"cline-cli"},
+		Programs: []string{"cline"},
+		Packages: []string{"cline"}},
+	{ID: "devin", Display: "Devin", Detected: true,
+		Aliases:  []string{"devin-cli", "devin cli"},
+		Programs: []string{"devin"}},
+	{ID: "agy", Display: "Antigravity", Detected: true,
+		Aliases:  []string{"antigravity", "antigravity-cli"},
+		Programs: []string{"agy", "antigravity-cli"}},
+	{ID: "muse", Display: "Muse Code", Detected: true,
+		Aliases:  []string{"muse-code", "musecode", "muse-cli"},
+		Programs: []string{"muse"}},
+	{ID: "aider", Display: "Aider", Detected: true,
+		Aliases:  []string{"aider-chat"},
+		Programs: []string{"aider"},
+		Packages: []string{"aider-chat", "aider"}},
+	{ID: "goose", Display: "Goose", Detected: true,
+		Aliases:  []string{"goose-cli"},
+		Programs: []string{"goose"}},
+
+	// Known only from their own reports (the seed): a pane running one of them is a plain pane
+	// until it reports.
+	{ID: "crush", Display: "Crush", Aliases: []string{"charm-crush"}},
+	{ID: "command-code", Display: "Command Code", Aliases: []string{"commandcode", "command_code", "command code"}},
+	{ID: "prime", Display: "Prime Agent", Aliases: []string{"prime-agent", "primeagent", "prime agent"}},
 }
 
 var byName = func() map[string]*Agent {
@@ -25,6 +127,25 @@ var byName = func() map[string]*Agent {
 		}
 	}
 	return m
+}()
+
+// byProgram and byPackage index only detected agents: a report-only agent must never be named
+// from a process.
+var byProgram, byPackage = func() (map[string]*Agent, map[string]*Agent) {
+	prog, pkg := map[string]*Agent{}, map[string]*Agent{}
+	for i := range Known {
+		a := &Known[i]
+		if !a.Detected {
+			continue
+		}
+		for _, p := range a.Programs {
+			prog[p] = a
+		}
+		for _, p := range a.Packages {
+			pkg[strings.ToLower(p)] = a
+		}
+	}
+	return prog, pkg
 }()
 
 // Lookup finds a known agent by its id or an alias, ignoring case.
@@ -40,4 +161,45 @@ func Canonical(name string) string {
 		return a.ID
 	}
 	return strings.TrimSpace(name)
+}
+
+// ByProgram finds the detected agent whose executable is named name (a base name without
+// directory or extension). Program names are case-sensitive, as on Linux.
+func ByProgram(name string) (*Agent, bool) {
+	a, ok := byProgram[name]
+	return a, ok
+}
+
+// ByPackage finds the detected agent published as package name (npm "@scope/name" or a Python
+// distribution or module name), ignoring case.
+func ByPackage(name string) (*Agent, bool) {
+	a, ok := byPackage[strings.ToLower(name)]
+	return a, ok
+}
+
+// ByPath finds the detected agent whose install path contains one of its PathHints.
+func ByPath(path string) (*Agent, bool) {
+	for i := range Known {
+		a := &Known[i]
+		if !a.Detected {
+			continue
+		}
+		for _, h := range a.PathHints {
+			if strings.Contains(path, h) {
+				return a, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Detected lists the agents taw names from a pane's processes, in table order.
+func Detected() []*Agent {
+	var out []*Agent
+	for i := range Known {
+		if Known[i].Detected {
+			out = append(out, &Known[i])
+		}
+	}
+	return out
 }

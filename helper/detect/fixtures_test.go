@@ -1,0 +1,106 @@
+package detect
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taw-tmux/taw/helper/agents"
+)
+
+// Golden screens: testdata/<agent>/<case>.txt holds a pane's text as tmux captures it. Its first
+// lines may be headers: "# title: …" (the pane title) and, required, "# want: <state>
+// rule=<rule id>".
+
+type fixture struct {
+	agent, name     string
+	screen          Screen
+	wantState, rule string
+}
+
+func readFixture(t *testing.T, path string) fixture {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fixture{agent: filepath.Base(filepath.Dir(path)), name: strings.TrimSuffix(filepath.Base(path), ".txt")}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for len(lines) > 0 {
+		if v, ok := strings.CutPrefix(lines[0], "# title: "); ok {
+			f.screen.Title = v
+		} else if v, ok := strings.CutPrefix(lines[0], "# want: "); ok {
+			state, rule, _ := strings.Cut(v, " rule=")
+			f.wantState, f.rule = state, rule
+		} else {
+			break
+		}
+		lines = lines[1:]
+	}
+	if f.wantState == "" {
+		t.Fatalf("%s: no \"# want: <state> rule=<id>\" header", path)
+	}
+	f.screen.Lines = lines
+	return f
+}
+
+func TestFixtures(t *testing.T) {
+	rs, errs := Load(func(string) string { return "" })
+	for _, err := range errs {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob("testdata/*/*.txt")
+	states := map[string]map[string]bool{}
+	for _, p := range paths {
+		f := readFixture(t, p)
+		if states[f.agent] == nil {
+			states[f.agent] = map[string]bool{}
+		}
+		states[f.agent][f.wantState] = true
+		t.Run(f.agent+"/"+f.name, func(t *testing.T) {
+			got := rs.Classify(f.agent, f.screen)
+			if got.State != f.wantState || got.RuleID != f.rule {
+				t.Errorf("got %s rule=%s (region %s, evidence %q), want %s rule=%s",
+					got.State, got.RuleID, got.Region, got.Evidence, f.wantState, f.rule)
+			}
+			if got.RuleID != FallbackIdle && got.Evidence == "" {
+				t.Errorf("rule %s matched with no evidence", got.RuleID)
+			}
+		})
+	}
+	// Every detected agent has screens for each state; its rules are tested, not just loaded.
+	for _, a := range agents.Detected() {
+		for _, s := range []string{"idle", "working", "blocked"} {
+			if !states[a.ID][s] {
+				t.Errorf("no %s fixture for %s in testdata/%s", s, a.ID, a.ID)
+			}
+		}
+	}
+}
+
+// Every rule in every embedded file is exercised by at least one fixture, so a rule nobody can
+// show matching does not ship.
+func TestEveryRuleHasAFixture(t *testing.T) {
+	rs, _ := Load(func(string) string { return "" })
+	used := map[string]bool{}
+	paths, _ := filepath.Glob("testdata/*/*.txt")
+	for _, p := range paths {
+		f := readFixture(t, p)
+		used[f.agent+"/"+f.rule] = true
+	}
+	// The agents the seed reads off the screen must have every rule shown; the others are
+	// listed so the gaps stay visible.
+	major := map[string]bool{"claude": true, "codex": true, "kiro": true, "muse": true}
+	for _, id := range rs.Agents() {
+		for _, r := range rs.Set(id).rules {
+			switch {
+			case used[id+"/"+r.id]:
+			case major[id]:
+				t.Errorf("no fixture shows %s rule %s", id, r.id)
+			default:
+				t.Logf("no fixture shows %s rule %s", id, r.id)
+			}
+		}
+	}
+}
