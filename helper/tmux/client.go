@@ -156,7 +156,10 @@ func classify(msg string) *Error {
 		return &Error{Code: "server_not_running", Stderr: "no tmux server is running here (" + msg + "): run taw inside tmux, or name a server with -L or -S"}
 	case strings.HasPrefix(msg, "can't find pane"),
 		strings.HasPrefix(msg, "can't find window"),
-		strings.HasPrefix(msg, "can't find session"):
+		strings.HasPrefix(msg, "can't find session"),
+		strings.HasPrefix(msg, "no such pane"),
+		strings.HasPrefix(msg, "no such window"),
+		strings.HasPrefix(msg, "no such session"):
 		return &Error{Code: "pane_not_found", Stderr: msg}
 	}
 	if msg == "" {

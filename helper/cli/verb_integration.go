@@ -1,0 +1,350 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/taw-tmux/taw/helper/integration"
+	"github.com/taw-tmux/taw/integrations"
+	"github.com/urfave/cli/v2"
+)
+
+// taw integration install|uninstall|status [<agent>...], and the hidden herdr-env verb the
+// plugin's load step calls for @agent-wizard-herdr-env.
+const (
+	flagIntegrationYes  = "yes"
+	flagIntegrationJSON = "json"
+	flagHerdrBin        = "bin"
+)
+
+// Stable error codes of the integration verbs (documented in docs/sections/integrations.md).
+const (
+	CodeUnknownAgent        = "unknown_agent"
+	CodeConfigInvalid       = "config_invalid"
+	CodeIntegrationConflict = "integration_conflict"
+	CodeIntegrationIO       = "integration_io"
+)
+
+type integrationOptions struct {
+	Verb    string // install, uninstall or status
+	Agents  []string
+	Yes     bool
+	JSON    bool
+	Manager func() (*integration.Manager, error)
+}
+
+func newIntegrationCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "integration",
+		Usage: "install taw's hooks and plugins into coding agents",
+		Subcommands: []*cli.Command{
+			newIntegrationVerb(f, nil, "install", "install the integrations of the agents named, or of those found on PATH",
+				&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"}),
+			newIntegrationVerb(f, nil, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
+			newIntegrationVerb(f, nil, "status", "say where each integration is installed, not installed or outdated",
+				&cli.BoolFlag{Name: flagIntegrationJSON, Usage: "print JSON"}),
+			newHerdrEnvCommand(f, nil),
+		},
+	}
+}
+
+func newIntegrationVerb(f *Factory, runF func(*integrationOptions) error, verb, usage string, flags ...cli.Flag) *cli.Command {
+	return &cli.Command{
+		Name:      verb,
+		Usage:     usage,
+		ArgsUsage: "[<agent>...] (" + strings.Join(integration.IDs(), ", ") + ")",
+		Flags:     flags,
+		Action: func(c *cli.Context) error {
+			positional, after, _ := splitArgs(c)
+			opts := &integrationOptions{
+				Verb: verb, Agents: append(positional, after...),
+				Yes: verb == "install" && c.Bool(flagIntegrationYes), JSON: verb == "status" && c.Bool(flagIntegrationJSON),
+				Manager: func() (*integration.Manager, error) { return integrationManager(f) },
+			}
+			for _, a := range opts.Agents {
+				if _, ok := integration.Lookup(a); !ok {
+					return Errorf(CodeUnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return integrationRun(f, opts)
+		},
+	}
+}
+
+func integrationManager(f *Factory) (*integration.Manager, error) {
+	home := f.Getenv("HOME")
+	if home == "" {
+		return nil, Errorf(CodeIntegrationIO, "$HOME is not set: taw finds the agents' config folders under it")
+	}
+	env := integration.Env{Getenv: f.Getenv, Home: home}
+	return &integration.Manager{Env: env, Sources: integrations.FS, StateDir: integration.StateDirFor(env)}, nil
+}
+
+func integrationRun(f *Factory, opts *integrationOptions) error {
+	m, err := opts.Manager()
+	if err != nil {
+		return err
+	}
+	targets, err := integrationTargets(f, m, opts)
+	if err != nil || targets == nil {
+		return err
+	}
+	if opts.Verb == "status" {
+		return integrationStatus(f, m, targets, opts.JSON)
+	}
+	var failed []error
+	for _, t := range targets {
+		var res *integration.Result
+		var err error
+		if opts.Verb == "install" {
+			res, err = m.Install(t)
+		} else {
+			res, err = m.Uninstall(t)
+		}
+		if err != nil {
+			failed = append(failed, fmt.Errorf("%s: %w", t.ID, err))
+			continue
+		}
+		printIntegrationResult(f, m, t, opts.Verb, res)
+	}
+	return integrationError(failed)
+}
+
+// integrationTargets resolves the agents a verb works on: those named, else for install the ones
+// on PATH (offered first on a terminal), for uninstall the ones installed, for status all.
+func integrationTargets(f *Factory, m *integration.Manager, opts *integrationOptions) ([]*integration.Target, error) {
+	var targets []*integration.Target
+	for _, a := range opts.Agents {
+		t, _ := integration.Lookup(a)
+		targets = append(targets, t)
+	}
+	if len(targets) > 0 {
+		return targets, nil
+	}
+	for i := range integration.Targets {
+		t := &integration.Targets[i]
+		switch opts.Verb {
+		case "status":
+			targets = append(targets, t)
+		case "install":
+			if onPath(f, t) != "" {
+				targets = append(targets, t)
+			}
+		case "uninstall":
+			if st, err := m.Status(t); err == nil && st.State != integration.StateNotInstalled {
+				targets = append(targets, t)
+			}
+		}
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.ID
+	}
+	switch {
+	case opts.Verb == "install" && len(targets) == 0:
+		fmt.Fprintf(f.IO.Out, "found no agent on PATH that taw integrates with; name one: taw integration install <agent> (%s)\n", strings.Join(integration.IDs(), ", "))
+		return nil, nil
+	case opts.Verb == "install":
+		fmt.Fprintf(f.IO.Out, "found on PATH: %s\n", strings.Join(names, ", "))
+		if f.IO.StdoutTTY && !opts.Yes {
+			fmt.Fprintf(f.IO.Out, "install their integrations? [Y/n] ")
+			answer, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
+				fmt.Fprintln(f.IO.Out, "nothing installed")
+				return nil, nil
+			}
+		}
+	case opts.Verb == "uninstall" && len(targets) == 0:
+		fmt.Fprintln(f.IO.Out, "no integration is installed")
+		return nil, nil
+	}
+	return targets, nil
+}
+
+// onPath is the first of the agent's programs found on PATH, "" when none is.
+func onPath(f *Factory, t *integration.Target) string {
+	for _, p := range t.Programs {
+		if path, err := f.LookPath(p); err == nil {
+			return path
+		}
+	}
+	return ""
+}
+
+func printIntegrationResult(f *Factory, m *integration.Manager, t *integration.Target, verb string, res *integration.Result) {
+	short := func(p string) string {
+		if rel, err := filepath.Rel(res.Dir, p); err == nil {
+			return rel
+		}
+		return p
+	}
+	var files []string
+	for _, p := range res.Changed {
+		files = append(files, short(p))
+	}
+	version := m.Version(t)
+	switch {
+	case verb == "install" && len(files) == 0:
+		fmt.Fprintf(f.IO.Out, "%s: already installed (v%s) in %s\n", t.ID, version, res.Dir)
+	case verb == "install":
+		fmt.Fprintf(f.IO.Out, "%s: installed v%s in %s: %s\n", t.ID, version, res.Dir, strings.Join(files, ", "))
+	case len(files) == 0:
+		fmt.Fprintf(f.IO.Out, "%s: not installed in %s\n", t.ID, res.Dir)
+	default:
+		fmt.Fprintf(f.IO.Out, "%s: uninstalled from %s: %s\n", t.ID, res.Dir, strings.Join(files, ", "))
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(f.IO.Out, "%s: note: %s\n", t.ID, n)
+	}
+}
+
+// integrationError turns the failures of a multi-agent run into one coded error: the code of
+// the first, every message.
+func integrationError(failed []error) error {
+	if len(failed) == 0 {
+		return nil
+	}
+	code := CodeIntegrationIO
+	var pe *integration.ParseError
+	var ce *integration.ConflictError
+	switch {
+	case errors.As(failed[0], &pe):
+		code = CodeConfigInvalid
+	case errors.As(failed[0], &ce):
+		code = CodeIntegrationConflict
+	}
+	msgs := make([]string, len(failed))
+	for i, e := range failed {
+		msgs[i] = e.Error()
+		if errors.As(e, &pe) {
+			msgs[i] += " (taw cannot read it and left it as it is: fix it, then run the command again)"
+		}
+	}
+	return Errorf(code, "%s", strings.Join(msgs, "; "))
+}
+
+type integrationStatusView struct {
+	Agent     string   `json:"agent"`
+	Name      string   `json:"name"`
+	State     string   `json:"state"`
+	Installed *string  `json:"installed_version"`
+	Current   string   `json:"current_version"`
+	Dir       string   `json:"dir"`
+	Files     []string `json:"files"`
+	OnPath    *string  `json:"on_path"`
+	Notes     []string `json:"notes"`
+	Error     *string  `json:"error"`
+}
+
+func integrationStatus(f *Factory, m *integration.Manager, targets []*integration.Target, asJSON bool) error {
+	views := make([]integrationStatusView, 0, len(targets))
+	for _, t := range targets {
+		st, err := m.Status(t)
+		v := integrationStatusView{Agent: t.ID, Name: t.Name, State: st.State, Installed: nullable(st.Installed),
+			Current: st.Current, Dir: st.Dir, Files: st.Files, OnPath: nullable(onPath(f, t)), Notes: st.Notes}
+		if v.Files == nil {
+			v.Files = []string{}
+		}
+		if v.Notes == nil {
+			v.Notes = []string{}
+		}
+		if err != nil {
+			msg := err.Error()
+			v.Error = &msg
+		}
+		views = append(views, v)
+	}
+	if asJSON {
+		return writeJSONLine(f.IO.Out, views)
+	}
+	or := func(s *string) string {
+		if s == nil {
+			return "-"
+		}
+		return *s
+	}
+	if !f.IO.StdoutTTY {
+		for _, v := range views {
+			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", v.Agent, v.State, or(v.Installed), v.Current, v.Dir)
+		}
+		return nil
+	}
+	w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "AGENT\tSTATE\tINSTALLED\tCURRENT\tFOLDER")
+	for _, v := range views {
+		state := v.State
+		if v.Error != nil {
+			state += " (" + *v.Error + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", v.Agent, state, or(v.Installed), v.Current, v.Dir)
+	}
+	return w.Flush()
+}
+
+type herdrEnvOptions struct {
+	On  bool
+	Bin string
+}
+
+func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "herdr-env",
+		Usage:     "set (on) or clear (off) the herdr variables in tmux's global environment (@agent-wizard-herdr-env)",
+		ArgsUsage: "{on|off} [--bin <path>]",
+		Hidden:    true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `path`); this taw by default"},
+		},
+		Action: func(c *cli.Context) error {
+			positional, _, _ := splitArgs(c)
+			if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
+				return UsageErrorf("herdr-env takes on or off: taw integration herdr-env {on|off}")
+			}
+			opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
+			if opts.Bin == "" {
+				bin, err := tawBinary(f)
+				if err != nil {
+					return err
+				}
+				opts.Bin = bin
+			}
+			if !filepath.IsAbs(opts.Bin) {
+				return Errorf(CodeInvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return integration.ApplyHerdrEnv(c.Context, f.Tmux(), opts.On, opts.Bin, f.Getenv)
+		},
+	}
+}
+
+// tawBinary is the absolute path of the taw that runs: the path it was started by (found on PATH
+// when it was started by name), not the file a symlink leads to, so that an upgrade in place
+// keeps working.
+func tawBinary(f *Factory) (string, error) {
+	if len(f.Args) > 0 && f.Args[0] != "" {
+		arg0 := f.Args[0]
+		if strings.ContainsRune(arg0, filepath.Separator) {
+			if abs, err := filepath.Abs(arg0); err == nil {
+				return abs, nil
+			}
+		} else if p, err := f.LookPath(arg0); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs, nil
+			}
+		}
+	}
+	exe, err := f.Executable()
+	if err != nil {
+		return "", Errorf(CodeInternal, "find taw's own path: %v", err)
+	}
+	return exe, nil
+}

@@ -1,0 +1,333 @@
+package integration
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Env is what the targets read to find each agent's config folder.
+type Env struct {
+	Getenv func(string) string
+	Home   string
+}
+
+func (e Env) get(name string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(name)
+}
+
+func (e Env) xdgConfig() string {
+	if d := e.get("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(e.Home, ".config")
+}
+
+// firstEnv is the first of the variables that is set, else the path under the home folder.
+func firstEnv(e Env, fallback string, names ...string) string {
+	for _, n := range names {
+		if v := e.get(n); v != "" {
+			return v
+		}
+	}
+	return filepath.Join(e.Home, fallback)
+}
+
+// Target is one agent taw integrates with.
+type Target struct {
+	ID       string   // taw's name for it: taw integration install <ID>, --source integration:<ID>
+	Name     string   // what people call it
+	Programs []string // commands whose presence on PATH means the agent is installed
+	// DirEnv names the environment variables that move the agent's config folder, in the order
+	// the agent reads them (for the docs and status).
+	DirEnv []string
+	Dir    func(Env) string
+	Files  []File
+	// Configs are the agent's own files taw registers its entries in.
+	Configs []Config
+}
+
+// File is one file taw writes into the agent's folder.
+type File struct {
+	Path   string // relative to the agent's folder
+	Source string // in integrations.FS; its include lines are expanded on install
+	Exec   bool
+	// Generate builds the content instead, for a hook file of taw's own that names the
+	// installed script's absolute path.
+	Generate func(p Paths) []byte
+	// OwnDir: the file's folder is taw's alone and goes with the file.
+	OwnDir bool
+}
+
+// Config is an edit of one of the agent's config files.
+type Config struct {
+	Path    string // relative to the agent's folder
+	Install func(doc []byte, p Paths) ([]byte, error)
+	Remove  func(doc []byte, p Paths) ([]byte, error)
+	// Note, when set, explains a setting taw found but leaves to the user.
+	Note func(doc []byte) string
+}
+
+// Paths are a target's resolved locations.
+type Paths struct {
+	Dir    string // the agent's config folder
+	Script string // absolute path of the installed hook script, "" for plugins
+}
+
+// Command is how a config runs taw's hook script for event.
+func (p Paths) Command(event string) string {
+	return "sh " + shellQuote(p.Script) + " " + event
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// ours recognises the command of any taw hook script.
+func ours(cmd string) bool { return strings.Contains(cmd, "taw-agent-state") }
+
+const hookScript = "taw-agent-state.sh"
+
+func groupedHooks(events []string, timeout int) (func([]byte, Paths) ([]byte, error), func([]byte, Paths) ([]byte, error)) {
+	return func(doc []byte, p Paths) ([]byte, error) {
+			return AddHooks(doc, events, p.Command, ours, true, timeout)
+		}, func(doc []byte, p Paths) ([]byte, error) {
+			return RemoveHooks(doc, ours, true)
+		}
+}
+
+func hookTarget(id, name string, programs, dirEnv []string, dir func(Env) string, script, config string, events []string, timeout int) Target {
+	install, remove := groupedHooks(events, timeout)
+	return Target{
+		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		Files:   []File{{Path: script, Source: id + "/" + hookScript, Exec: true}},
+		Configs: []Config{{Path: config, Install: install, Remove: remove}},
+	}
+}
+
+// selfContained is a hook file of taw's own in a folder the agent reads every file of.
+func selfContained(id, name string, programs, dirEnv []string, dir func(Env) string, gen func(Paths) []byte) Target {
+	return Target{
+		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		Files: []File{
+			{Path: "hooks/" + hookScript, Source: id + "/" + hookScript, Exec: true},
+			{Path: "hooks/taw-agent-state.json", Generate: gen},
+		},
+	}
+}
+
+var (
+	claudeEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "SessionEnd"}
+	codexEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"}
+	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "notification", "agentStop", "sessionEnd"}
+	cursorEvents  = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
+	droidEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop", "SessionEnd"}
+	geminiEvents  = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
+	grokEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	kimiEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
+	qoderEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	devinEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
+)
+
+func ompDir(e Env) string {
+	if d := e.get("PI_CODING_AGENT_DIR"); d != "" {
+		return d
+	}
+	if d := e.get("PI_CONFIG_DIR"); d != "" {
+		return filepath.Join(e.Home, d, "agent")
+	}
+	return filepath.Join(e.Home, ".omp", "agent")
+}
+
+// Targets is every agent taw integrates with, in the order status lists them.
+var Targets = []Target{
+	hookTarget("claude", "Claude Code", []string{"claude"}, []string{"CLAUDE_CONFIG_DIR"},
+		func(e Env) string { return firstEnv(e, ".claude", "CLAUDE_CONFIG_DIR") },
+		"hooks/"+hookScript, "settings.json", claudeEvents, 10),
+	func() Target {
+		t := hookTarget("codex", "Codex", []string{"codex"}, []string{"CODEX_HOME"},
+			func(e Env) string { return firstEnv(e, ".codex", "CODEX_HOME") },
+			hookScript, "hooks.json", codexEvents, 10)
+		t.Configs = append(t.Configs, Config{
+			Path: "config.toml",
+			Install: func(doc []byte, _ Paths) ([]byte, error) {
+				out, _, err := EnableTOMLFeature(doc, "codex_hooks")
+				return out, err
+			},
+			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTaggedLines(doc) },
+			Note: func(doc []byte) string {
+				if _, other, err := EnableTOMLFeature(doc, "codex_hooks"); err == nil && other {
+					return "config.toml sets [features] codex_hooks to something other than true: Codex runs no hooks until it is true"
+				}
+				return ""
+			},
+		})
+		return t
+	}(),
+	selfContained("copilot", "GitHub Copilot CLI", []string{"copilot"}, []string{"COPILOT_HOME"},
+		func(e Env) string { return firstEnv(e, ".copilot", "COPILOT_HOME") }, copilotHookFile),
+	{
+		ID: "cursor", Name: "Cursor Agent", Programs: []string{"cursor-agent"}, DirEnv: []string{"CURSOR_CONFIG_DIR"},
+		Dir:   func(e Env) string { return firstEnv(e, ".cursor", "CURSOR_CONFIG_DIR") },
+		Files: []File{{Path: hookScript, Source: "cursor/" + hookScript, Exec: true}},
+		Configs: []Config{{
+			Path: "hooks.json",
+			Install: func(doc []byte, p Paths) ([]byte, error) {
+				return addCursorHooks(doc, p)
+			},
+			Remove: func(doc []byte, _ Paths) ([]byte, error) { return removeCursorHooks(doc) },
+		}},
+	},
+	hookTarget("droid", "Droid", []string{"droid"}, nil,
+		func(e Env) string { return filepath.Join(e.Home, ".factory") },
+		"hooks/"+hookScript, "settings.json", droidEvents, 10),
+	hookTarget("gemini", "Gemini CLI", []string{"gemini"}, []string{"GEMINI_CLI_HOME"},
+		func(e Env) string {
+			if d := e.get("GEMINI_CLI_HOME"); d != "" {
+				return filepath.Join(d, ".gemini")
+			}
+			return filepath.Join(e.Home, ".gemini")
+		},
+		"hooks/"+hookScript, "settings.json", geminiEvents, 10000), // Gemini's timeout is in milliseconds
+	selfContained("grok", "Grok", []string{"grok"}, []string{"GROK_CONFIG_DIR", "GROK_HOME"},
+		func(e Env) string { return firstEnv(e, ".grok", "GROK_CONFIG_DIR", "GROK_HOME") }, grokHookFile),
+	{
+		ID: "kimi", Name: "Kimi Code CLI", Programs: []string{"kimi"}, DirEnv: []string{"KIMI_CODE_HOME"},
+		Dir:   func(e Env) string { return firstEnv(e, ".kimi-code", "KIMI_CODE_HOME") },
+		Files: []File{{Path: "hooks/" + hookScript, Source: "kimi/" + hookScript, Exec: true}},
+		Configs: []Config{{
+			Path: "config.toml",
+			Install: func(doc []byte, p Paths) ([]byte, error) {
+				hooks := make([]KimiHook, len(kimiEvents))
+				for i, ev := range kimiEvents {
+					hooks[i] = KimiHook{Event: ev, Command: p.Command(ev), Timeout: 10}
+				}
+				return SetTOMLBlock(doc, hooks)
+			},
+			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTOMLBlock(doc) },
+		}},
+	},
+	hookTarget("qodercli", "Qoder CLI", []string{"qodercli"}, []string{"QODER_CONFIG_DIR"},
+		func(e Env) string { return firstEnv(e, ".qoder", "QODER_CONFIG_DIR") },
+		"hooks/"+hookScript, "settings.json", qoderEvents, 10),
+	hookTarget("devin", "Devin CLI", []string{"devin"}, []string{"XDG_CONFIG_HOME"},
+		func(e Env) string { return filepath.Join(e.xdgConfig(), "devin") },
+		hookScript, "config.json", devinEvents, 0),
+	{
+		ID: "hermes", Name: "Hermes Agent", Programs: []string{"hermes"}, DirEnv: []string{"HERMES_HOME"},
+		Dir: func(e Env) string { return firstEnv(e, ".hermes", "HERMES_HOME") },
+		Files: []File{
+			{Path: "plugins/taw-agent-state/__init__.py", Source: "hermes/__init__.py", OwnDir: true},
+			{Path: "plugins/taw-agent-state/plugin.yaml", Source: "hermes/plugin.yaml", OwnDir: true},
+		},
+		Configs: []Config{{
+			Path:    "config.yaml",
+			Install: func(doc []byte, _ Paths) ([]byte, error) { return EnableYAMLPlugin(doc, "taw-agent-state") },
+			Remove:  func(doc []byte, _ Paths) ([]byte, error) { return DisableYAMLPlugin(doc, "taw-agent-state") },
+		}},
+	},
+	{
+		ID: "opencode", Name: "OpenCode", Programs: []string{"opencode"}, DirEnv: []string{"OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		Dir: func(e Env) string {
+			if d := e.get("OPENCODE_CONFIG_DIR"); d != "" {
+				return d
+			}
+			return filepath.Join(e.xdgConfig(), "opencode")
+		},
+		Files: []File{
+			// The first plugin API loads every file in plugins/; the second, a folder per plugin.
+			{Path: "plugins/taw-agent-state.js", Source: "opencode/v1/taw-agent-state.js"},
+			{Path: "plugins/taw-agent-state-v2/index.js", Source: "opencode/v2/index.js", OwnDir: true},
+		},
+	},
+	{
+		ID: "kilo", Name: "Kilo Code CLI", Programs: []string{"kilo", "kilocode"}, DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		Dir: func(e Env) string {
+			if d := e.get("KILO_CONFIG_DIR"); d != "" {
+				return d
+			}
+			return filepath.Join(e.xdgConfig(), "kilo")
+		},
+		Files: []File{{Path: "plugin/taw-agent-state.js", Source: "kilo/taw-agent-state.js"}},
+	},
+	{
+		ID: "pi", Name: "pi", Programs: []string{"pi"}, DirEnv: []string{"PI_CODING_AGENT_DIR"},
+		Dir:   func(e Env) string { return firstEnv(e, filepath.Join(".pi", "agent"), "PI_CODING_AGENT_DIR") },
+		Files: []File{{Path: "extensions/taw-agent-state.ts", Source: "pi/taw-agent-state.ts"}},
+	},
+	{
+		ID: "omp", Name: "omp (oh-my-pi)", Programs: []string{"omp"}, DirEnv: []string{"PI_CODING_AGENT_DIR", "PI_CONFIG_DIR"},
+		Dir:   ompDir,
+		Files: []File{{Path: "extensions/taw-omp-agent-state.ts", Source: "omp/taw-agent-state.ts"}},
+	},
+}
+
+// aliases are other names people give a target.
+var aliases = map[string]string{"qoder": "qodercli", "claude-code": "claude", "cursor-agent": "cursor", "kilocode": "kilo", "oh-my-pi": "omp"}
+
+// Lookup finds a target by its id or an alias.
+func Lookup(id string) (*Target, bool) {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if a, ok := aliases[id]; ok {
+		id = a
+	}
+	for i := range Targets {
+		if Targets[i].ID == id {
+			return &Targets[i], true
+		}
+	}
+	return nil, false
+}
+
+// IDs lists every target's id.
+func IDs() []string {
+	ids := make([]string, len(Targets))
+	for i, t := range Targets {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+func copilotHookFile(p Paths) []byte {
+	type entry struct {
+		Type       string `json:"type"`
+		Bash       string `json:"bash"`
+		TimeoutSec int    `json:"timeoutSec"`
+	}
+	hooks := map[string][]entry{}
+	for _, ev := range copilotEvents {
+		hooks[ev] = []entry{{Type: "command", Bash: p.Command(ev), TimeoutSec: 10}}
+	}
+	return []byte(renderJSON(struct {
+		Version int                `json:"version"`
+		Hooks   map[string][]entry `json:"hooks"`
+	}{1, hooks}, "  ", 0) + "\n")
+}
+
+func grokHookFile(p Paths) []byte {
+	hooks := map[string][]hookGroup{}
+	for _, ev := range grokEvents {
+		hooks[ev] = []hookGroup{{Hooks: []hookCommand{{Type: "command", Command: p.Command(ev), Timeout: 5}}}}
+	}
+	return []byte(renderJSON(struct {
+		Hooks map[string][]hookGroup `json:"hooks"`
+	}{hooks}, "  ", 0) + "\n")
+}
+
+// cursorCreated is what a hooks.json taw created holds once taw's entries are gone.
+var cursorCreated = []byte("{\n  \"version\": 1\n}\n")
+
+func addCursorHooks(doc []byte, p Paths) ([]byte, error) {
+	if len(strings.TrimSpace(string(doc))) == 0 {
+		doc = cursorCreated
+	}
+	return AddHooks(doc, cursorEvents, p.Command, ours, false, 0)
+}
+
+func removeCursorHooks(doc []byte) ([]byte, error) {
+	out, err := RemoveHooks(doc, ours, false)
+	if err == nil && string(out) == string(cursorCreated) {
+		return emptyDoc, nil
+	}
+	return out, err
+}

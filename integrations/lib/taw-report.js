@@ -1,0 +1,105 @@
+// taw-report.js: the reporter every taw JavaScript and TypeScript plugin shares. The plugins
+// include it from the repository; `taw integration install` pastes it in place of their include
+// line, so an installed plugin stands alone.
+//
+// It reports only inside a tmux pane with taw on PATH, runs one taw at a time in the background
+// (five seconds at most), keeps only the latest report while one runs, ignores every failure and
+// writes nothing to the agent's terminal. Its seq is the microseconds since the epoch when the
+// plugin loaded, plus one for each report sent since.
+import { spawn as tawSpawn } from "node:child_process";
+import { accessSync as tawAccess, constants as tawFs } from "node:fs";
+import { delimiter as tawDelimiter, join as tawJoin } from "node:path";
+
+function tawFindOnPath(name) {
+  for (const dir of (process.env.PATH || "").split(tawDelimiter)) {
+    if (!dir) continue;
+    const candidate = tawJoin(dir, name);
+    try {
+      tawAccess(candidate, tawFs.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function tawReporter(agent) {
+  const pane = process.env.TMUX_PANE || "";
+  const taw = pane ? tawFindOnPath("taw") : null;
+  const source = "integration:" + agent;
+  // performance.now() keeps the microseconds Date.now() drops.
+  const base = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  let sent = 0;
+  let running = false;
+  let pending = null;
+
+  function run(verb, args) {
+    running = true;
+    const argv = ["pane", verb, pane, "--seq", String(base + sent), ...args];
+    sent += 1;
+    let finished = false;
+    let child = null;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      running = false;
+      if (pending) {
+        const next = pending;
+        pending = null;
+        run(next.verb, next.args);
+      }
+    };
+    const timer = setTimeout(() => {
+      try {
+        if (child) child.kill();
+      } catch {
+        // gone already
+      }
+      done();
+    }, 5000);
+    if (timer.unref) timer.unref();
+    try {
+      child = tawSpawn(taw, argv, { stdio: "ignore" });
+      child.on("error", done);
+      child.on("exit", done);
+      child.unref();
+    } catch {
+      done();
+    }
+  }
+
+  function queue(verb, args) {
+    if (!taw) return;
+    if (running) {
+      // A newer report replaces the one waiting: only the latest state matters.
+      pending = { verb, args };
+      return;
+    }
+    run(verb, args);
+  }
+
+  // session: { id, path, resume: [command, ...args] }; the resume command goes only when its
+  // command is on PATH, since taw refuses one it cannot find.
+  function sessionArgs(session) {
+    const args = [];
+    if (!session) return args;
+    if (session.id) args.push("--agent-session-id", String(session.id));
+    if (session.path) args.push("--agent-session-path", String(session.path));
+    if (session.resume && session.resume.length && tawFindOnPath(session.resume[0])) {
+      args.push("--", ...session.resume.map(String));
+    }
+    return args;
+  }
+
+  return {
+    enabled: Boolean(taw),
+    state(state, session) {
+      queue("report-agent", ["--source", source, "--agent", agent, "--state", state, ...sessionArgs(session)]);
+    },
+    release() {
+      queue("release-agent", ["--source", source, "--agent", agent]);
+    },
+  };
+}
