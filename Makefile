@@ -10,7 +10,7 @@ all: build
 
 build: bin/taw
 
-bin/taw: go.mod go.sum $(shell find helper -name '*.go' -o -name '*.toml' 2>/dev/null)
+bin/taw: go.mod go.sum $(shell find helper integrations -type f 2>/dev/null)
 	$(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
 
 # Every test: the unit tests of each package and the end-to-end scripts against real tmux servers.

@@ -9,7 +9,7 @@ __taw_message() {
 # __taw_stale DIR: the bundled binary is missing or older than the sources it is built from.
 __taw_stale() {
 	[ ! -x "$1/bin/taw" ] && return 0
-	[ -n "$(find "$1/helper" "$1/go.mod" "$1/go.sum" -newer "$1/bin/taw" -print -quit 2>/dev/null)" ]
+	[ -n "$(find "$1/helper" "$1/integrations" "$1/go.mod" "$1/go.sum" -newer "$1/bin/taw" -print -quit 2>/dev/null)" ]
 }
 
 # __taw_build DIR: build the bundled binary with the Go toolchain (nothing is downloaded but Go
