@@ -118,7 +118,7 @@ func (c *Client) exec(ctx context.Context, args []string) (string, error) {
 			return stdout, classify(strings.TrimSpace(stderr))
 		case !errors.Is(err, errProtocol):
 			var te *Error
-			if errors.As(err, &te) {
+			if errors.As(err, &te) && !(te.Code == "server_not_running" && startsServer(args)) {
 				return stdout, te
 			}
 			// Anything else (a socket that is not tmux's, a permission problem) is for the
@@ -212,4 +212,17 @@ func (c *Client) native() bool {
 
 func getenvFrom(env []string) func(string) string {
 	return func(k string) string { return envValue(env, k, "") }
+}
+
+// startsServer says whether a call would start a server when none runs, which only the tmux
+// binary can do.
+func startsServer(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "new-session", "new", "start-server", "start":
+		return true
+	}
+	return false
 }

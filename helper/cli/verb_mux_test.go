@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/mux/wire"
+	"github.com/urfave/cli/v2"
+)
+
+// runMux runs one taw mux command line through the runF seams and returns the options it parsed.
+func runMux(t *testing.T, args string) (serve *muxServeOptions, call *muxCallOptions, attach *muxAttachOptions, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}
+	f := &Factory{IO: IO{Out: &out, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
+	app := NewApp(f)
+	for _, c := range app.Commands {
+		if c.Name == "mux" {
+			c.Subcommands = []*cli.Command{
+				newMuxServeCommand(f, func(o *muxServeOptions) error { serve = o; return nil }),
+				newMuxCallCommand(f, func(o *muxCallOptions) error { call = o; return nil }),
+				newMuxAttachCommand(f, func(o *muxAttachOptions) error { attach = o; return nil }),
+			}
+			setUsageErrors(c.Subcommands)
+		}
+	}
+	argv := append([]string{"taw"}, strings.Fields(args)...)
+	err = app.RunContext(context.Background(), intersperse(app, argv))
+	return
+}
+
+func TestNewMuxCommands(t *testing.T) {
+	serve, _, _, err := runMux(t, "mux serve")
+	if err != nil || !reflect.DeepEqual(serve, &muxServeOptions{Socket: "/run/user/7/taw/mux.sock", Private: true}) {
+		t.Errorf("mux serve: %+v, %v", serve, err)
+	}
+	serve, _, _, err = runMux(t, "mux serve --socket /tmp/x.sock --log /tmp/l")
+	if err != nil || !reflect.DeepEqual(serve, &muxServeOptions{Socket: "/tmp/x.sock", Log: "/tmp/l"}) {
+		t.Errorf("mux serve --socket: %+v, %v", serve, err)
+	}
+	_, call, _, err := runMux(t, `mux call "ListPanes" --timeout 2.5`)
+	if err != nil || call.Socket != "/run/user/7/taw/mux.sock" || call.Timeout != 2500*time.Millisecond || !reflect.DeepEqual(call.Op, &wire.OpListPanes{}) {
+		t.Errorf("mux call: %+v, %v", call, err)
+	}
+	_, _, attach, err := runMux(t, "mux attach --no-input p1 --socket /s")
+	if err != nil || !reflect.DeepEqual(attach, &muxAttachOptions{Socket: "/s", Pane: "p1", NoInput: true}) {
+		t.Errorf("mux attach: %+v, %v", attach, err)
+	}
+	for args, code := range map[string]string{
+		"mux serve extra":                   CodeUsage,
+		"mux call":                          CodeUsage,
+		`mux call "ListPanes" "ListThemes"`: CodeUsage,
+		`mux call {"Nope":null}`:            CodeMuxBadOp,
+		`mux call "ListPanes" --timeout -1`: CodeInvalidArgument,
+		"mux attach":                        CodeUsage,
+		"mux attach a b":                    CodeUsage,
+		"mux frob":                          CodeUsage,
+	} {
+		_, _, _, err := runMux(t, args)
+		if e := AsError(err); err == nil || e.Code != code {
+			t.Errorf("%s: err %v, want code %s", args, err, code)
+		}
+	}
+}
+
+func TestMuxTmuxNameIsStablePerSocket(t *testing.T) {
+	a, b := MuxTmuxName("/run/a.sock"), MuxTmuxName("/run/b.sock")
+	if a == b || a != MuxTmuxName("/run/a.sock") || !strings.HasPrefix(a, "taw-mux-") || len(a) != len("taw-mux-")+12 {
+		t.Errorf("names %q and %q", a, b)
+	}
+}

@@ -1,0 +1,316 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/mux/tmuxhost"
+	"github.com/taw-tmux/taw/helper/mux/wire"
+)
+
+// Timings of the protocol.
+const (
+	// AttachInterval is the least time between two Attach calls on one connection.
+	AttachInterval = 500 * time.Millisecond
+	// sweepInterval is how often pane exits are looked for.
+	sweepInterval = 250 * time.Millisecond
+	// quietBeforeExit lets the last output of a dead pane arrive before its PaneExited.
+	quietBeforeExit = 100 * time.Millisecond
+	// flushTimeout bounds how long a closing connection may take to drain its queue.
+	flushTimeout = 5 * time.Second
+)
+
+// Config is what a daemon needs.
+type Config struct {
+	Host *tmuxhost.Host
+	// Log receives one line per connection event; nil discards.
+	Log io.Writer
+	// WorkDir is where panes start when a Spawn names no cwd.
+	WorkDir string
+}
+
+// Daemon serves Conmux v1 connections.
+type Daemon struct {
+	cfg Config
+
+	running atomic.Bool
+	done    chan struct{}
+	stop    sync.Once
+	lnMu    sync.Mutex
+	ln      net.Listener
+
+	panesMu sync.Mutex
+	panes   map[string]*pane
+	// attaching holds the panes an Attach is snapshotting right now (one at a time per pane).
+	attaching map[string]bool
+
+	connsMu sync.RWMutex
+	conns   map[*conn]struct{}
+	nextID  atomic.Uint64
+
+	sweepMu sync.Mutex
+}
+
+// New builds a daemon over a started host.
+func New(cfg Config) *Daemon {
+	d := &Daemon{
+		cfg: cfg, done: make(chan struct{}),
+		panes: map[string]*pane{}, attaching: map[string]bool{}, conns: map[*conn]struct{}{},
+	}
+	d.running.Store(true)
+	return d
+}
+
+// Done is closed once the daemon has shut down.
+func (d *Daemon) Done() <-chan struct{} { return d.done }
+
+// Serve accepts connections until the daemon shuts down; it then returns nil.
+func (d *Daemon) Serve(ln net.Listener) error {
+	d.lnMu.Lock()
+	d.ln = ln
+	d.lnMu.Unlock()
+	go d.sweepLoop()
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if !d.running.Load() {
+				<-d.done
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		go d.serveConn(nc)
+	}
+}
+
+// Shutdown ends the daemon as KillServer does: no new panes, every pane's tree killed (without
+// PaneExited), every connection closed, the tmux side torn down.
+func (d *Daemon) Shutdown() {
+	d.stop.Do(func() {
+		d.running.Store(false)
+		d.panesMu.Lock()
+		var hps []*tmuxhost.Pane
+		for id, p := range d.panes {
+			if hp := p.remove(); hp != nil {
+				hps = append(hps, hp)
+			}
+			delete(d.panes, id)
+		}
+		d.panesMu.Unlock()
+		d.connsMu.Lock()
+		for c := range d.conns {
+			c.q.kill() // the writer closes the socket, which ends the reader too
+		}
+		d.connsMu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		d.cfg.Host.Shutdown(ctx, hps)
+		cancel()
+		d.lnMu.Lock()
+		if d.ln != nil {
+			d.ln.Close()
+		}
+		d.lnMu.Unlock()
+		close(d.done)
+	})
+}
+
+func (d *Daemon) logf(format string, args ...any) {
+	if d.cfg.Log != nil {
+		fmt.Fprintf(d.cfg.Log, "%d %s\n", time.Now().UnixMilli(), fmt.Sprintf(format, args...))
+	}
+}
+
+// conn is one client connection.
+type conn struct {
+	d  *Daemon
+	id uint64
+	nc net.Conn
+	q  *outQueue
+
+	subsMu sync.Mutex
+	subs   map[string]bool
+
+	lastAttach time.Time // only the reader goroutine touches it
+}
+
+func (c *conn) subscribed(id string) bool {
+	c.subsMu.Lock()
+	defer c.subsMu.Unlock()
+	return c.subs[id]
+}
+
+func (c *conn) subscribe(id string, on bool) {
+	c.subsMu.Lock()
+	defer c.subsMu.Unlock()
+	if on {
+		c.subs[id] = true
+	} else {
+		delete(c.subs, id)
+	}
+}
+
+// Outcomes of a connection, for the log.
+const (
+	outcomeNoIdentity  = "RejectedNoIdentity"
+	outcomeBadVersion  = "RejectedBadVersion"
+	outcomeFirstFrame  = "RejectedBadFirstFrame"
+	outcomeDirection   = "RejectedBadDirection"
+	outcomeClosed      = "Closed"
+	outcomeKillServer  = "KillServerRequested"
+	outcomeIOError     = "IoError"
+	outcomeBadFrame    = "IoError"
+	reasonNormal       = "normal"
+	reasonBackpressure = "backpressure"
+)
+
+func (d *Daemon) serveConn(nc net.Conn) {
+	c := &conn{d: d, id: d.nextID.Add(1), nc: nc, q: newOutQueue(nc), subs: map[string]bool{}}
+	pid, err := peerPID(nc)
+	if err != nil {
+		d.logf("connect conn=%d pid=none", c.id)
+		d.logf("disconnect conn=%d reason=%s outcome=%s (%v)", c.id, reasonNormal, outcomeNoIdentity, err)
+		nc.Close()
+		return
+	}
+	d.logf("connect conn=%d pid=%d image=%q", c.id, pid, exeOf(pid))
+	writerDone := make(chan struct{})
+	go func() { c.q.run(); close(writerDone) }()
+	outcome := c.readLoop()
+	d.connsMu.Lock()
+	delete(d.conns, c)
+	d.connsMu.Unlock()
+	reason := reasonNormal
+	if c.q.wasCut() {
+		reason = reasonBackpressure
+	}
+	c.q.close()
+	select {
+	case <-writerDone:
+	case <-time.After(flushTimeout):
+		// A peer that reads nothing cannot hold the daemon (or its KillServer) up.
+		c.q.kill()
+		<-writerDone
+	}
+	d.logf("disconnect conn=%d reason=%s outcome=%s", c.id, reason, outcome)
+	if outcome == outcomeKillServer {
+		d.Shutdown()
+	}
+}
+
+// readLoop runs the handshake, then requests one at a time in order, each reply queued before
+// the next request is read. Any bad frame ends the connection with no reply: no correlation id
+// can be trusted from it.
+func (c *conn) readLoop() string {
+	r := bufio.NewReaderSize(c.nc, 64*1024)
+	f, err := wire.ReadDecoded(r)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return outcomeClosed
+		}
+		return outcomeIOError
+	}
+	hello, ok := f.(*wire.Hello)
+	if !ok {
+		return outcomeFirstFrame
+	}
+	if hello.ProtocolVersion != wire.ProtocolVersion {
+		return outcomeBadVersion
+	}
+	c.send(&wire.HelloAck{ProtocolVersion: wire.ProtocolVersion, DaemonVersion: wire.DaemonVersion}, 256)
+	// Only now may broadcasts reach the connection: nothing goes out before its HelloAck.
+	if !c.d.register(c) {
+		return outcomeClosed
+	}
+	for {
+		if c.q.isDead() {
+			return outcomeIOError
+		}
+		f, err := wire.ReadDecoded(r)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return outcomeClosed
+			}
+			return outcomeBadFrame
+		}
+		req, ok := f.(*wire.Request)
+		if !ok {
+			return outcomeDirection
+		}
+		reply := c.d.dispatch(c, req)
+		c.send(reply, replyCost(reply))
+		if _, kill := req.Op.(*wire.OpKillServer); kill {
+			// Nothing after KillServer is read on this connection.
+			return outcomeKillServer
+		}
+	}
+}
+
+// register adds a handshaken connection to the fan-out set, unless the daemon is shutting down.
+func (d *Daemon) register(c *conn) bool {
+	d.connsMu.Lock()
+	defer d.connsMu.Unlock()
+	if !d.running.Load() {
+		return false
+	}
+	d.conns[c] = struct{}{}
+	return true
+}
+
+func (c *conn) send(f wire.Frame, cost int) bool {
+	framed, err := wire.EncodeFramed(f)
+	if err != nil {
+		c.q.failEncode()
+		return false
+	}
+	return c.q.push(framed, cost)
+}
+
+// fanout queues an event to every connection subscribed to the pane. Callers hold the pane's
+// lock, so frames of one pane are queued in seq order and never after a snapshot that holds them.
+func (d *Daemon) fanout(paneID string, ev wire.Event) {
+	framed, err := wire.EncodeFramed(&wire.Notify{Event: ev})
+	if err != nil {
+		return // a PaneOutput chunk is at most 64 KiB, far below the frame limit
+	}
+	cost := eventCost(ev)
+	d.connsMu.RLock()
+	defer d.connsMu.RUnlock()
+	for c := range d.conns {
+		if c.subscribed(paneID) {
+			c.q.push(framed, cost)
+		}
+	}
+}
+
+// broadcast queues an event to every connection, subscribed or not.
+func (d *Daemon) broadcast(ev wire.Event) {
+	framed, err := wire.EncodeFramed(&wire.Notify{Event: ev})
+	if err != nil {
+		return
+	}
+	d.connsMu.RLock()
+	defer d.connsMu.RUnlock()
+	for c := range d.conns {
+		c.q.push(framed, eventCost(ev))
+	}
+}
+
+func exeOf(pid int) string {
+	p, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return ""
+	}
+	return p
+}

@@ -1,0 +1,316 @@
+package tmuxhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/mux/proctree"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// Session is the tmux session that holds every pane.
+const Session = "taw-mux"
+
+// Config says which tmux server to use.
+type Config struct {
+	Tmux *tmux.Client
+	// Own is true when the server is the daemon's alone: it is started here and killed on
+	// Shutdown. Otherwise only the session is created and killed.
+	Own bool
+	// TmuxPath is the tmux binary the lifeline pane runs (see Start).
+	TmuxPath string
+	// RunDir is a private directory (0700) for the FIFOs.
+	RunDir string
+}
+
+// Host is one tmux session serving panes.
+type Host struct {
+	cfg      Config
+	lifeline *os.File
+
+	mu   sync.Mutex
+	next int // the next window index
+}
+
+// Pane is one generation of a pane: a tmux window with its first process.
+type Pane struct {
+	PaneID   string // %N
+	WindowID string // @N
+	PID      int
+	fifo     *os.File
+	fifoPath string
+	done     chan struct{}
+}
+
+// Start creates the session. Its first window is a lifeline: it blocks reading a FIFO that only
+// this process holds open, and when this process dies, however it dies, the read ends and the
+// window kills the server (or, on a borrowed server, the session). So panes never outlive the
+// daemon.
+func Start(ctx context.Context, cfg Config) (*Host, error) {
+	if err := os.MkdirAll(cfg.RunDir, 0o700); err != nil {
+		return nil, fmt.Errorf("make run directory: %w", err)
+	}
+	life := filepath.Join(cfg.RunDir, "lifeline")
+	_ = os.Remove(life)
+	if err := syscall.Mkfifo(life, 0o600); err != nil {
+		return nil, fmt.Errorf("make lifeline fifo: %w", err)
+	}
+	h := &Host{cfg: cfg, next: 1}
+	ending := "kill-server"
+	if !cfg.Own {
+		ending = "kill-session -t '=" + Session + "'"
+	}
+	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1; exec \"$1\" %s' %s %s", ending, shellQuote(life), shellQuote(cfg.TmuxPath))
+	if cfg.Own {
+		// A server left by a daemon that was killed before its lifeline fired.
+		_, _ = cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
+	}
+	cmds := []tmux.Cmd{{"new-session", "-d", "-s", Session, "-n", "lifeline", "-x", "80", "-y", "24", watch}}
+	if cfg.Own {
+		cmds = append(cmds,
+			tmux.Cmd{"set-option", "-g", "remain-on-exit", "on"},
+			tmux.Cmd{"set-option", "-g", "history-limit", "0"},
+			tmux.Cmd{"set-option", "-g", "status", "off"},
+		)
+	}
+	// Starting a server takes the tmux binary; the calls after it may go over the socket.
+	starter := *cfg.Tmux
+	starter.Bin = cfg.TmuxPath
+	if _, err := starter.Run(ctx, cmds...); err != nil {
+		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
+	}
+	f, err := holdLifeline(ctx, life)
+	if err != nil {
+		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+		return nil, err
+	}
+	h.lifeline = f
+	return h, nil
+}
+
+// holdLifeline opens the lifeline's write end once its reader has opened the other end. The
+// order matters: a reader that opened only after this process died would wait for a writer
+// forever, and the server would outlive the daemon. A non-blocking open for writing fails with
+// ENXIO until a reader is there.
+func holdLifeline(ctx context.Context, path string) (*os.File, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err == nil {
+			return os.NewFile(uintptr(fd), path), nil
+		}
+		if err != syscall.ENXIO {
+			return nil, fmt.Errorf("open lifeline fifo: %w", err)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("the tmux lifeline window did not start within 30s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// SpawnSpec is what a pane runs.
+type SpawnSpec struct {
+	Program    string
+	Args       []string
+	Dir        string
+	Env        [][2]string
+	Rows, Cols uint16
+}
+
+// Spawn starts a pane and feeds its raw output to out, from its first byte (out must not keep
+// the slice past its return): the pipe is attached
+// in the same tmux command list that creates the window, and tmux reads no pane output before the
+// list has run.
+func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pane, error) {
+	h.mu.Lock()
+	index := h.next
+	h.next++
+	h.mu.Unlock()
+	fifoPath := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
+	_ = os.Remove(fifoPath)
+	if err := syscall.Mkfifo(fifoPath, 0o600); err != nil {
+		return nil, fmt.Errorf("make output fifo: %w", err)
+	}
+	// Read-write, so the open does not wait for the writer and reads never see end of file
+	// between writers.
+	fifo, err := os.OpenFile(fifoPath, os.O_RDWR, 0)
+	if err != nil {
+		os.Remove(fifoPath)
+		return nil, fmt.Errorf("open output fifo: %w", err)
+	}
+	target := fmt.Sprintf("%s:%d", Session, index)
+	argv := append([]string{spec.Program}, spec.Args...)
+	if len(spec.Args) == 0 {
+		// tmux hands a lone argument to a shell; exec keeps the program's pid the pane's.
+		argv = []string{"exec " + shellQuote(spec.Program)}
+	}
+	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", escapeFormat(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
+	for _, kv := range spec.Env {
+		create = append(create, "-e", kv[0]+"="+kv[1])
+	}
+	create = append(append(create, "--"), argv...)
+	size := fmt.Sprintf("%dx%d", spec.Cols, spec.Rows)
+	res, err := h.cfg.Tmux.Run(ctx,
+		tmux.Cmd{"set-option", "-t", Session, "default-size", size},
+		create,
+		tmux.Cmd{"set-option", "-w", "-t", target, "remain-on-exit", "on"},
+		tmux.Cmd{"resize-window", "-t", target, "-x", strconv.Itoa(int(spec.Cols)), "-y", strconv.Itoa(int(spec.Rows))},
+		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat("exec cat > " + shellQuote(fifoPath))},
+	)
+	if err != nil {
+		fifo.Close()
+		os.Remove(fifoPath)
+		if res != "" {
+			// The window exists but a later command failed: do not leave it behind.
+			_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-window", "-t", target})
+		}
+		return nil, fmt.Errorf("create tmux window: %w", err)
+	}
+	fields := strings.Fields(strings.SplitN(res, "\n", 2)[0])
+	if len(fields) != 3 {
+		fifo.Close()
+		os.Remove(fifoPath)
+		return nil, fmt.Errorf("create tmux window: unexpected answer %q", res)
+	}
+	pid, _ := strconv.Atoi(fields[2])
+	p := &Pane{PaneID: fields[0], WindowID: fields[1], PID: pid, fifo: fifo, fifoPath: fifoPath, done: make(chan struct{})}
+	go p.read(out)
+	return p, nil
+}
+
+func (p *Pane) read(out func([]byte)) {
+	defer close(p.done)
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := p.fifo.Read(buf)
+		if n > 0 {
+			out(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// maxSendBytes keeps one send-keys well inside tmux's message limit: each byte costs three
+// (two hex digits and a NUL).
+const maxSendBytes = 4096
+
+// Send writes raw bytes to the pane's terminal; send-keys -H turns each byte into exactly that
+// byte, including ESC, NUL and bytes over 0x7f.
+func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
+	var cmds []tmux.Cmd
+	for len(data) > 0 {
+		n := min(len(data), maxSendBytes)
+		cmd := make(tmux.Cmd, 0, n+4)
+		cmd = append(cmd, "send-keys", "-H", "-t", p.PaneID)
+		for _, b := range data[:n] {
+			cmd = append(cmd, hexByte[b])
+		}
+		cmds = append(cmds, cmd)
+		data = data[n:]
+	}
+	_, err := h.cfg.Tmux.Run(ctx, cmds...)
+	return err
+}
+
+var hexByte = func() (t [256]string) {
+	for i := range t {
+		t[i] = fmt.Sprintf("%02x", i)
+	}
+	return
+}()
+
+// Resize sets the pane's size; one pane per window, so the window's size is the pane's.
+// resize-window also makes the window's size manual, so it holds with no client attached.
+// (Setting window-size manual globally instead makes tmux 3.3a crash on the next new-window.)
+func (h *Host) Resize(ctx context.Context, p *Pane, rows, cols uint16) error {
+	_, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"resize-window", "-t", p.WindowID, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows))})
+	return err
+}
+
+// Kill ends the pane's whole process tree (its session and every descendant), then closes its
+// window. Closing the window alone only hangs up the terminal, which children that left its
+// process group survive.
+func (h *Host) Kill(ctx context.Context, p *Pane) error {
+	if p.PID > 1 {
+		proctree.KillTree(p.PID)
+	}
+	_, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
+	p.close()
+	var te *tmux.Error
+	if errors.As(err, &te) && te.Code == "pane_not_found" {
+		return nil
+	}
+	return err
+}
+
+func (p *Pane) close() {
+	p.fifo.Close()
+	os.Remove(p.fifoPath)
+}
+
+// Status is what tmux knows of a pane's process.
+type Status struct {
+	Dead bool
+	// ExitCode is the exit status, or nil when the process died of a signal.
+	ExitCode *int32
+}
+
+// Poll reads every pane's status, keyed by %N.
+func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
+	out, err := h.cfg.Tmux.Output(ctx, "list-panes", "-s", "-t", Session, "-F", "#{pane_id} #{pane_dead} #{pane_dead_status}")
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]Status{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		s := Status{Dead: f[1] == "1"}
+		if s.Dead && len(f) >= 3 {
+			if n, err := strconv.ParseInt(f[2], 10, 32); err == nil {
+				c := int32(n)
+				s.ExitCode = &c
+			}
+		}
+		st[f[0]] = s
+	}
+	return st, nil
+}
+
+// Shutdown kills every given pane's tree, then the server (or the borrowed server's session),
+// and removes the run directory.
+func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
+	for _, p := range panes {
+		if p.PID > 1 {
+			proctree.KillTree(p.PID)
+		}
+		p.close()
+	}
+	if h.cfg.Own {
+		_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
+	} else {
+		_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+	}
+	h.lifeline.Close()
+	os.RemoveAll(h.cfg.RunDir)
+}
+
+// shellQuote makes one word for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// escapeFormat keeps tmux from expanding #{...} in arguments it runs through formats (-c, the
+// pipe-pane command).
+func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }

@@ -1,0 +1,90 @@
+package tmuxhost
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+func startHost(t *testing.T) *Host {
+	t.Helper()
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatal("tmux is not installed: these tests need a real tmux server")
+	}
+	dir, err := os.MkdirTemp("/tmp", "tmxh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMUX_TMPDIR=" + dir, "TERM=screen", "SHELL=/bin/sh"}
+	tc := &tmux.Client{Global: []string{"-L", "h", "-f", "/dev/null"}, Env: env}
+	h, err := Start(context.Background(), Config{Tmux: tc, Own: true, TmuxPath: tmuxPath, RunDir: filepath.Join(dir, "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.Shutdown(context.Background(), nil)
+		os.RemoveAll(dir)
+	})
+	return h
+}
+
+type sink struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *sink) write(p []byte) { s.mu.Lock(); s.buf.Write(p); s.mu.Unlock() }
+func (s *sink) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
+
+// The first bytes a program writes are read, and tmux's exit status comes back; a death by
+// signal has no status.
+func TestSpawnOutputFromTheFirstByteAndExitStatus(t *testing.T) {
+	h := startHost(t)
+	ctx := context.Background()
+	var out sink
+	exited, err := h.Spawn(ctx, SpawnSpec{Program: "/bin/sh", Args: []string{"-c", "printf first; exit 3"}, Dir: "/", Rows: 5, Cols: 20}, out.write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed, err := h.Spawn(ctx, SpawnSpec{Program: "/bin/sh", Args: []string{"-c", "kill -9 $$"}, Dir: "/", Rows: 5, Cols: 20}, func([]byte) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := h.Poll(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := st[exited.PaneID], st[killed.PaneID]
+		if a.Dead && b.Dead && out.String() == "first" {
+			if a.ExitCode == nil || *a.ExitCode != 3 || b.ExitCode != nil {
+				t.Fatalf("exit codes %v and %v, want 3 and none", a.ExitCode, b.ExitCode)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("statuses %+v %+v, output %q", a, b, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestShellQuoteAndFormatEscape(t *testing.T) {
+	for in, want := range map[string]string{"/a b": `'/a b'`, "it's": `'it'\''s'`, "": `''`} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := escapeFormat("/x/#{pane_id}/##"); got != "/x/##{pane_id}/####" {
+		t.Errorf("escapeFormat = %s", got)
+	}
+}

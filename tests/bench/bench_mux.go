@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/mux/client"
+	"github.com/taw-tmux/taw/helper/mux/wire"
+)
+
+// taw mux: output throughput from a pane to a subscriber, beside the same file read straight out
+// of a bare tmux pane through pipe-pane; and Send→echo latency, beside a bare tmux send-keys plus
+// capture-pane round trip.
+func init() {
+	register("mux", func(e *Env) ([]Result, error) {
+		file, size, err := benchFile(e, 16<<20)
+		if err != nil {
+			return nil, err
+		}
+		sock := filepath.Join(e.TmpDir, "mux.sock")
+		serve := exec.Command(e.Taw, "mux", "serve", "--socket", sock)
+		serve.Env = e.Environ()
+		if err := serve.Start(); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if c, err := client.Dial(sock, "bench", time.Second); err == nil {
+				_, _ = c.Call(&wire.OpKillServer{})
+				c.Close()
+			}
+			done := make(chan struct{})
+			go func() { _ = serve.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = serve.Process.Kill()
+			}
+		}()
+		c, err := dialWhenReady(sock)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close()
+
+		s, err := e.Server("mux")
+		if err != nil {
+			return nil, err
+		}
+		// Interleaved, so that both see the same machine when other load comes and goes.
+		const runs = 5
+		var mux, bare []float64
+		for i := 0; i < runs; i++ {
+			d, err := muxThroughput(c, fmt.Sprintf("tp%d", i), file, size)
+			if err != nil {
+				return nil, err
+			}
+			mux = append(mux, mbps(size, d))
+			if d, err = bareThroughput(e, s, i, file, size); err != nil {
+				return nil, err
+			}
+			bare = append(bare, mbps(size, d))
+		}
+
+		echo, err := muxEchoLatency(c, 100)
+		if err != nil {
+			return nil, err
+		}
+		bareEcho, err := bareEchoLatency(e, s, 100)
+		if err != nil {
+			return nil, err
+		}
+		return []Result{
+			{What: fmt.Sprintf("taw mux: %d MiB cat to a subscriber", size>>20), Value: median(mux), Unit: "MB/s",
+				Baseline: "same cat, bare tmux pipe-pane", BaseVal: median(bare)},
+			{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
+				Baseline: "tmux send-keys + capture-pane", BaseVal: Ms(bareEcho)},
+		}, nil
+	})
+}
+
+func benchFile(e *Env, size int) (string, int, error) {
+	line := []byte(strings.Repeat("0123456789abcdef", 4) + "\n")
+	var b bytes.Buffer
+	for b.Len()+len(line) <= size {
+		b.Write(line)
+	}
+	path := filepath.Join(e.TmpDir, "mux-bench.txt")
+	return path, b.Len(), os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+func dialWhenReady(sock string) (*client.Conn, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := client.Dial(sock, "bench", time.Second)
+		if err == nil {
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("taw mux serve did not come up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// outputBytes is what a file of this many bytes becomes on a terminal: every \n is sent as \r\n.
+func outputBytes(size int) int { return size + size/65 }
+
+func muxThroughput(c *client.Conn, id, file string, size int) (time.Duration, error) {
+	if r, err := c.Call(&wire.OpSubscribe{PaneID: id}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("subscribe: %v %v", err, r)
+	}
+	start := time.Now()
+	req := wire.SpawnRequest{PaneID: id, Command: wire.CommandSpec{Program: "/bin/sh", Args: []string{"-c", "cat " + file + "; exec sleep 300"}},
+		Size: wire.PaneSize{Rows: 50, Cols: 200}, AdapterID: "bench"}
+	if _, err := c.Send(&wire.OpSpawn{Request: req}); err != nil {
+		return 0, err
+	}
+	want, got := outputBytes(size), 0
+	var seq uint64
+	c.SetDeadline(time.Now().Add(120 * time.Second))
+	for got < want {
+		ev, reply, err := c.Next()
+		if err != nil {
+			return 0, fmt.Errorf("read output (%d of %d bytes): %v", got, want, err)
+		}
+		if reply != nil && reply.Error != nil {
+			return 0, fmt.Errorf("spawn: %v", reply.Error)
+		}
+		if o, ok := ev.(*wire.PaneOutput); ok && o.PaneID == id {
+			if o.Seq != seq+1 {
+				return 0, fmt.Errorf("seq %d after %d", o.Seq, seq)
+			}
+			seq = o.Seq
+			got += len(o.Data)
+		}
+	}
+	d := time.Since(start)
+	c.SetDeadline(time.Time{})
+	if r, err := c.Call(&wire.OpKillTree{PaneID: id}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("kill: %v %v", err, r)
+	}
+	return d, nil
+}
+
+func bareThroughput(e *Env, server string, i int, file string, size int) (time.Duration, error) {
+	fifo := filepath.Join(e.TmpDir, fmt.Sprintf("bare%d.fifo", i))
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		return 0, err
+	}
+	f, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	target := fmt.Sprintf("bench:%d", 10+i)
+	start := time.Now()
+	if out, err := e.Tmux(server, "new-window", "-d", "-t", target, "cat "+file+"; exec sleep 300", ";",
+		"pipe-pane", "-O", "-t", target, "exec cat > "+fifo); err != nil {
+		return 0, fmt.Errorf("bare pane: %v: %s", err, out)
+	}
+	want, got := outputBytes(size), 0
+	buf := make([]byte, 64*1024)
+	f.SetReadDeadline(time.Now().Add(120 * time.Second))
+	for got < want {
+		n, err := f.Read(buf)
+		if err != nil {
+			return 0, fmt.Errorf("read bare pane (%d of %d): %v", got, want, err)
+		}
+		got += n
+	}
+	d := time.Since(start)
+	_, _ = e.Tmux(server, "kill-window", "-t", target)
+	return d, nil
+}
+
+func muxEchoLatency(c *client.Conn, n int) (time.Duration, error) {
+	const id = "echo"
+	if r, err := c.Call(&wire.OpSubscribe{PaneID: id}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("subscribe: %v %v", err, r)
+	}
+	req := wire.SpawnRequest{PaneID: id, Command: wire.CommandSpec{Program: "/bin/sh", Args: []string{"-c", "stty raw -echo; printf R; exec cat"}},
+		Size: wire.PaneSize{Rows: 50, Cols: 200}, AdapterID: "bench"}
+	if r, err := c.Call(&wire.OpSpawn{Request: req}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("spawn: %v %v", err, r)
+	}
+	if err := waitOutput(c, id, 'R'); err != nil {
+		return 0, err
+	}
+	i := 0
+	return Median(n, func() error {
+		i++
+		b := byte('a' + i%26)
+		if _, err := c.Send(&wire.OpSend{PaneID: id, Data: []byte{b}}); err != nil {
+			return err
+		}
+		return waitOutput(c, id, b)
+	})
+}
+
+func waitOutput(c *client.Conn, id string, b byte) error {
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	defer c.SetDeadline(time.Time{})
+	for {
+		ev, _, err := c.Next()
+		if err != nil {
+			return fmt.Errorf("wait for %q: %v", b, err)
+		}
+		if o, ok := ev.(*wire.PaneOutput); ok && o.PaneID == id && bytes.IndexByte(o.Data, b) >= 0 {
+			return nil
+		}
+	}
+}
+
+func bareEchoLatency(e *Env, server string, n int) (time.Duration, error) {
+	pane, err := e.Tmux(server, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "bench:30", "stty raw -echo; exec cat")
+	if err != nil {
+		return 0, fmt.Errorf("bare echo pane: %v: %s", err, pane)
+	}
+	i := 0
+	return Median(n, func() error {
+		i++
+		marker := fmt.Sprintf("%d", i%10)
+		if out, err := e.Tmux(server, "send-keys", "-t", pane, "-H", fmt.Sprintf("%02x", marker[0])); err != nil {
+			return fmt.Errorf("send-keys: %v: %s", err, out)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			out, err := e.Tmux(server, "capture-pane", "-p", "-t", pane)
+			if err != nil {
+				return fmt.Errorf("capture-pane: %v", err)
+			}
+			if strings.HasSuffix(strings.TrimRight(out, "\n "), marker) {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("bare echo of %s not seen: %q", marker, out)
+			}
+		}
+	})
+}
+
+func mbps(size int, d time.Duration) float64 { return float64(size) / 1e6 / d.Seconds() }
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
