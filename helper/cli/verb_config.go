@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/taw-tmux/taw/helper/config"
+	"github.com/urfave/cli/v2"
+)
+
+// taw config default|check|path: the TOML configuration file.
+
+// CodeConfigFileInvalid ("config_invalid", the code the integration verbs give a bad agent config too): taw's configuration file has unknown keys or bad values (taw config check).
+const CodeConfigFileInvalid = "config_invalid"
+
+const flagConfigFile = "file"
+
+type configCheckOptions struct {
+	File string // "" is the file taw reads
+}
+
+func newConfigCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "print the default configuration file, or check yours",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "default",
+				Usage:     "print a configuration file with every key at its default, commented",
+				ArgsUsage: " ",
+				Action: func(c *cli.Context) error {
+					if c.NArg() > 0 {
+						return UsageErrorf("config default takes no arguments")
+					}
+					_, err := fmt.Fprint(f.IO.Out, config.DefaultFile)
+					return err
+				},
+			},
+			{
+				Name:      "path",
+				Usage:     "print where taw reads its configuration file",
+				ArgsUsage: " ",
+				Action: func(c *cli.Context) error {
+					if c.NArg() > 0 {
+						return UsageErrorf("config path takes no arguments")
+					}
+					_, err := fmt.Fprintln(f.IO.Out, config.Path(f.Getenv))
+					return err
+				},
+			},
+			newConfigCheckCommand(f, nil),
+		},
+	}
+}
+
+func newConfigCheckCommand(f *Factory, runF func(*configCheckOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "report unknown keys and bad values of the configuration file, with their lines",
+		ArgsUsage: "[--file <path>]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `path` instead of the one taw reads"},
+		},
+		Action: func(c *cli.Context) error {
+			if positional, _, _ := splitArgs(c); len(positional) > 0 {
+				return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
+			}
+			opts := &configCheckOptions{File: c.String(flagConfigFile)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return configCheckRun(f, opts)
+		},
+	}
+}
+
+func configCheckRun(f *Factory, opts *configCheckOptions) error {
+	path := opts.File
+	if path == "" {
+		path = config.Path(f.Getenv)
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if opts.File != "" {
+			return Errorf(CodeConfigFileInvalid, "%s: no such file", path)
+		}
+		_, err := fmt.Fprintf(f.IO.Out, "%s: no file: taw uses the defaults (taw config default prints them)\n", path)
+		return err
+	}
+	if err != nil {
+		return Errorf(CodeConfigFileInvalid, "read %s: %v", path, err)
+	}
+	_, problems := config.Parse(path, data)
+	if len(problems) == 0 {
+		_, err := fmt.Fprintf(f.IO.Out, "%s: fine\n", path)
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(f.IO.Out, p.Error())
+	}
+	s := "s"
+	if len(problems) == 1 {
+		s = ""
+	}
+	return Errorf(CodeConfigFileInvalid, "%s: %d problem%s: taw uses the defaults for what it could not read; fix the lines above", path, len(problems), s)
+}
