@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parsedSession is what one command line parsed to, through the runF seams.
+type parsedSession struct {
+	save    *sessionSaveOptions
+	restore *sessionRestoreOptions
+	del     *sessionDeleteOptions
+	imp     *sessionImportOptions
+}
+
+func sessionTestApp(t *testing.T, args string) (parsedSession, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut}}
+	var save *sessionSaveOptions
+	var restore *sessionRestoreOptions
+	var del *sessionDeleteOptions
+	var imp *sessionImportOptions
+	app := NewApp(f)
+	for _, c := range app.Commands {
+		if c.Name != "session" {
+			continue
+		}
+		c.Subcommands[0] = newSessionSaveCommand(f, func(o *sessionSaveOptions) error { save = o; return nil })
+		c.Subcommands[1] = newSessionRestoreCommand(f, func(o *sessionRestoreOptions) error { restore = o; return nil })
+		c.Subcommands[3] = newSessionDeleteCommand(f, func(o *sessionDeleteOptions) error { del = o; return nil })
+		c.Subcommands[4] = newSessionImportCommand(f, func(o *sessionImportOptions) error { imp = o; return nil })
+		setUsageErrors(c.Subcommands)
+	}
+	err := app.Run(intersperse(app, strings.Fields(args)))
+	return parsedSession{save, restore, del, imp}, err
+}
+
+func TestNewSessionCommands(t *testing.T) {
+	p, err := sessionTestApp(t, "taw session save")
+	if err != nil || p.save == nil || p.save.Name != "default" || p.save.Force || p.save.JSON {
+		t.Fatalf("save defaults: %+v %v", p.save, err)
+	}
+	p, err = sessionTestApp(t, "taw session save --json --name my-agent-test --force")
+	if err != nil || p.save.Name != "my-agent-test" || !p.save.Force || !p.save.JSON {
+		t.Fatalf("save flags: %+v %v", p.save, err)
+	}
+	p, err = sessionTestApp(t, "taw session restore --name x --backup 2 --wait 30s")
+	if err != nil || p.restore.Name != "x" || p.restore.Backup != 2 || p.restore.Wait != 30*time.Second {
+		t.Fatalf("restore flags: %+v %v", p.restore, err)
+	}
+	p, err = sessionTestApp(t, "taw session restore")
+	if err != nil || p.restore.Wait != restorePromptWait || p.restore.Backup != 0 {
+		t.Fatalf("restore defaults: %+v %v", p.restore, err)
+	}
+	p, err = sessionTestApp(t, "taw session delete old --json")
+	if err != nil || p.del.Name != "old" || !p.del.JSON {
+		t.Fatalf("delete: %+v %v", p.del, err)
+	}
+	p, err = sessionTestApp(t, "taw session import-resurrect /f/last")
+	if err != nil || p.imp.File != "/f/last" || p.imp.Name != "resurrect" {
+		t.Fatalf("import: %+v %v", p.imp, err)
+	}
+
+	for _, tt := range []struct{ args, code string }{
+		{"taw session save extra", CodeUsage},
+		{"taw session save --name ../x", CodeInvalidArgument},
+		{"taw session restore --backup -1", CodeInvalidArgument},
+		{"taw session restore --wait 0s", CodeInvalidArgument},
+		{"taw session delete", CodeUsage},
+		{"taw session delete a b", CodeUsage},
+		{"taw session import-resurrect a b", CodeUsage},
+		{"taw session nope", CodeUsage},
+	} {
+		if _, err := sessionTestApp(t, tt.args); err == nil || AsError(err).Code != tt.code {
+			t.Errorf("%s: %v, want code %s", tt.args, err, tt.code)
+		}
+	}
+}

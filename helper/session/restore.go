@@ -1,0 +1,424 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// ReadLive reads the server's sessions and panes in one tmux call.
+func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
+	out, err := c.Run(ctx,
+		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_name}"},
+		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + panestate.Format()},
+	)
+	if err != nil {
+		return Live{}, err
+	}
+	live := Live{Sessions: map[string]bool{}}
+	for _, row := range strings.Split(out, rowMark) {
+		kind, rest, ok := strings.Cut(strings.TrimSuffix(row, "\n"), fieldSep)
+		if !ok {
+			continue
+		}
+		switch kind {
+		case "S":
+			live.Sessions[rest] = true
+		case "P":
+			p, err := panestate.ParseRow(rest)
+			if err != nil {
+				return Live{}, err
+			}
+			live.Panes = append(live.Panes, p)
+		}
+	}
+	return live, nil
+}
+
+// Restorer carries out a plan in a running server.
+type Restorer struct {
+	Client  *tmux.Client
+	LockDir string
+	Now     func() time.Time
+	// PromptWait bounds how long a pane's shell may take to show its prompt before its command
+	// is given up (and said so).
+	PromptWait time.Duration
+	// ShellInFront says whether the pane's first process holds the pane's terminal.
+	ShellInFront func(pid int) (bool, error)
+	// DirExists says whether a saved directory is still there.
+	DirExists func(dir string) bool
+	// StartServer: no server runs yet, so the restore's first session starts it.
+	StartServer bool
+}
+
+// Result is what a restore did.
+type Result struct {
+	Created []string  `json:"created"`
+	Kept    []string  `json:"kept"`
+	Panes   int       `json:"panes"`
+	Resumed []Resumed `json:"resumed"`
+	Notes   []Note    `json:"notes"`
+}
+
+// Resumed is one pane whose command was typed.
+type Resumed struct {
+	Target  string `json:"target"`
+	PaneID  string `json:"pane_id"`
+	Agent   string `json:"agent"`
+	Origin  string `json:"origin"` // reported or taw
+	Command string `json:"command"`
+}
+
+// created is what tmux made for one window.
+type created struct {
+	session  string // session id
+	windowID string
+	panes    []string // pane ids in saved order
+}
+
+// Restore creates the plan's sessions, windows and panes in three tmux calls, then types each
+// command as its pane's shell reaches its prompt. If creating fails, the sessions this restore
+// made are removed again, so nothing is left half-made.
+func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
+	res := Result{Created: []string{}, Kept: plan.Kept, Resumed: []Resumed{}, Notes: append([]Note(nil), plan.Notes...)}
+	if res.Kept == nil {
+		res.Kept = []string{}
+	}
+	if len(plan.Create) == 0 {
+		return res, nil
+	}
+	esc := escapeFormat
+	dirArgs := func(target string, dir string) []string {
+		if dir == "" {
+			return nil
+		}
+		if r.DirExists != nil && !r.DirExists(dir) {
+			res.Notes = append(res.Notes, Note{Target: target, Note: "directory " + dir + " is gone: the pane starts in tmux's default directory"})
+			return nil
+		}
+		return []string{"-c", esc(dir)}
+	}
+
+	// 1. The sessions, each with its first window and first pane.
+	var cmds []tmux.Cmd
+	for _, s := range plan.Create {
+		w := s.Windows[0]
+		cmd := tmux.Cmd{"new-session", "-d", "-s", esc(s.Name), "-n", esc(w.Name)}
+		cmd = append(cmd, dirArgs(Target{s.Name, w.Index, 0}.String(), w.Panes[0].Dir)...)
+		if width, height := Size(s); width > 0 && height > 0 {
+			cmd = append(cmd, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))
+		}
+		cmds = append(cmds, append(cmd, "-P", "-F", "#{session_id}"+fieldSep+"#{window_id}"+fieldSep+"#{window_index}"+fieldSep+"#{pane_id}"))
+	}
+	var out string
+	var err error
+	if r.StartServer {
+		// Only the tmux binary starts a server (taw's own client speaks to a running one), and
+		// tmux 3.3a's new server dies when the command list that starts it holds a second
+		// new-session after one with -n: so the first session starts the server on its own.
+		starter := *r.Client
+		if starter.Bin == "" {
+			starter.Bin = "tmux"
+		}
+		out, err = starter.Run(ctx, cmds[0])
+		if err == nil && len(cmds) > 1 {
+			var more string
+			more, err = r.Client.Run(ctx, cmds[1:]...)
+			out += more
+		}
+	} else {
+		out, err = r.Client.Run(ctx, cmds...)
+	}
+	lines := outputLines(out)
+	sessionIDs := make([]string, 0, len(plan.Create))
+	windows := make([][]created, len(plan.Create))
+	firstIndex := make([]int, len(plan.Create))
+	for i, l := range lines {
+		f := strings.Split(l, fieldSep)
+		if len(f) != 4 || i >= len(plan.Create) {
+			continue
+		}
+		sessionIDs = append(sessionIDs, f[0])
+		firstIndex[i], _ = strconv.Atoi(f[2])
+		windows[i] = []created{{session: f[0], windowID: f[1], panes: []string{f[3]}}}
+	}
+	undo := func(err error) (Result, error) {
+		var kill []tmux.Cmd
+		for _, id := range sessionIDs {
+			kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
+		}
+		_, _ = r.Client.Run(context.WithoutCancel(ctx), kill...)
+		return Result{}, fmt.Errorf("restore stopped, nothing of it kept: %w", err)
+	}
+	if err != nil {
+		return undo(err)
+	}
+	if len(sessionIDs) != len(plan.Create) {
+		return undo(fmt.Errorf("tmux created %d of %d sessions", len(sessionIDs), len(plan.Create)))
+	}
+
+	// 2. The other windows and every other pane. Each split goes after the window's first pane,
+	// which stays active (-d), so splitting in reverse order leaves the panes in saved order.
+	cmds = cmds[:0]
+	type want struct{ s, w int } // a line of output: a new window (w ≥ 0, first pane) or a pane
+	var wants []want
+	var paneWants [][2]int // session, window for each split line
+	for i, s := range plan.Create {
+		sid := sessionIDs[i]
+		if firstIndex[i] != s.Windows[0].Index {
+			cmds = append(cmds, tmux.Cmd{"move-window", "-s", windows[i][0].windowID, "-t", sid + ":" + strconv.Itoa(s.Windows[0].Index)})
+		}
+		for j, w := range s.Windows {
+			target := sid + ":" + strconv.Itoa(w.Index)
+			if j > 0 {
+				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", esc(w.Name)}
+				cmd = append(cmd, dirArgs(Target{s.Name, w.Index, 0}.String(), w.Panes[0].Dir)...)
+				cmds = append(cmds, append(cmd, "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}"))
+				wants = append(wants, want{i, j})
+				windows[i] = append(windows[i], created{session: sid})
+			}
+			for k := len(w.Panes) - 1; k >= 1; k-- {
+				cmd := tmux.Cmd{"split-window", "-d", "-t", target}
+				cmd = append(cmd, dirArgs(Target{s.Name, w.Index, k}.String(), w.Panes[k].Dir)...)
+				cmds = append(cmds, append(cmd, "-P", "-F", "#{pane_id}"))
+				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", target, "tiled"}) // room for the next
+				wants = append(wants, want{i, -1})
+				paneWants = append(paneWants, [2]int{i, j})
+			}
+		}
+	}
+	out, err = r.Client.Run(ctx, cmds...)
+	if err != nil {
+		return undo(err)
+	}
+	lines = outputLines(out)
+	if len(lines) != len(wants) {
+		return undo(fmt.Errorf("tmux printed %d of %d new windows and panes", len(lines), len(wants)))
+	}
+	// Splits arrive last pane first; collect them, then reverse.
+	splits := map[[2]int][]string{}
+	si := 0
+	for n, wnt := range wants {
+		if wnt.w >= 0 {
+			f := strings.Split(lines[n], fieldSep)
+			if len(f) != 2 {
+				return undo(fmt.Errorf("unexpected tmux output %q", lines[n]))
+			}
+			windows[wnt.s][wnt.w].windowID, windows[wnt.s][wnt.w].panes = f[0], []string{f[1]}
+			continue
+		}
+		k := paneWants[si]
+		si++
+		splits[k] = append(splits[k], lines[n])
+	}
+	for k, ids := range splits {
+		for a, b := 0, len(ids)-1; a < b; a, b = a+1, b-1 {
+			ids[a], ids[b] = ids[b], ids[a]
+		}
+		windows[k[0]][k[1]].panes = append(windows[k[0]][k[1]].panes, ids...)
+	}
+
+	// 3. Layouts, names, titles, the active pane and window, zoom.
+	cmds = cmds[:0]
+	for i, s := range plan.Create {
+		activeWindow := ""
+		for j, w := range s.Windows {
+			cw := windows[i][j]
+			switch {
+			case plan.Tiled[s.Name][w.Index]:
+				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", cw.windowID, "tiled"})
+			case w.Layout != "":
+				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", cw.windowID, w.Layout})
+			}
+			cmds = append(cmds, tmux.Cmd{"set-option", "-w", "-t", cw.windowID, "automatic-rename", onOff(w.AutomaticRename)})
+			active := cw.panes[0]
+			for k, p := range w.Panes {
+				if p.Title != "" {
+					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", esc(p.Title)})
+				}
+				if p.Active {
+					active = cw.panes[k]
+				}
+			}
+			cmds = append(cmds, tmux.Cmd{"select-pane", "-t", active})
+			if w.Zoomed && len(w.Panes) > 1 {
+				cmds = append(cmds, tmux.Cmd{"resize-pane", "-Z", "-t", active})
+			}
+			if w.Active || activeWindow == "" {
+				activeWindow = cw.windowID
+			}
+			res.Panes += len(cw.panes)
+		}
+		cmds = append(cmds, tmux.Cmd{"select-window", "-t", activeWindow})
+		// new-session -x/-y also set the session's default-size, which the saved session did
+		// not have: the windows keep their size, the option goes.
+		cmds = append(cmds, tmux.Cmd{"set-option", "-u", "-t", sessionIDs[i], "default-size"})
+		res.Created = append(res.Created, s.Name)
+	}
+	if _, err := r.Client.Run(ctx, cmds...); err != nil {
+		return undo(err)
+	}
+
+	// 4. The commands.
+	paneOf := map[Target]string{}
+	for i, s := range plan.Create {
+		for j, w := range s.Windows {
+			for k := range w.Panes {
+				paneOf[Target{s.Name, w.Index, k}] = windows[i][j].panes[k]
+			}
+		}
+	}
+	if err := r.typeAll(ctx, plan.Typing, paneOf, &res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// typeAll waits for each pane's shell to show its prompt (its shell holds the terminal, and the
+// cursor has left the top-left corner and stayed put between two looks, so start-up output is
+// over), then types the command there and puts the agent's record back on the pane, batching
+// every pane that is ready into one tmux call.
+func (r *Restorer) typeAll(ctx context.Context, typing []Typing, paneOf map[Target]string, res *Result) error {
+	pending := map[string]Typing{}
+	for _, t := range typing {
+		if id, ok := paneOf[t.Target]; ok {
+			pending[id] = t
+		}
+	}
+	deadline := r.Now().Add(r.PromptWait)
+	lastCursor := map[string]string{}
+	for len(pending) > 0 {
+		out, err := r.Client.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{cursor_x} #{cursor_y} #{pane_dead}"})
+		if err != nil {
+			return err
+		}
+		var ready []string
+		seen := map[string]bool{}
+		for _, l := range outputLines(out) {
+			f := strings.Fields(l)
+			if len(f) != 5 {
+				continue
+			}
+			t, ok := pending[f[0]]
+			if !ok {
+				continue
+			}
+			seen[f[0]] = true
+			if f[4] == "1" {
+				res.Notes = append(res.Notes, Note{Target: t.Target.String(), Note: "not typed: the pane's shell exited"})
+				delete(pending, f[0])
+				continue
+			}
+			pid, _ := strconv.Atoi(f[1])
+			cursor := f[2] + "," + f[3]
+			prev := lastCursor[f[0]]
+			lastCursor[f[0]] = cursor
+			if cursor == "0,0" || cursor != prev {
+				continue // nothing drawn yet, or still drawing
+			}
+			if front, err := r.ShellInFront(pid); err == nil && front {
+				ready = append(ready, f[0])
+			}
+		}
+		for id, t := range pending {
+			if !seen[id] {
+				res.Notes = append(res.Notes, Note{Target: t.Target.String(), Note: "not typed: the pane closed"})
+				delete(pending, id)
+			}
+		}
+		if len(ready) > 0 {
+			if err := r.typeBatch(ctx, ready, pending, res); err != nil {
+				return err
+			}
+		}
+		if len(pending) == 0 {
+			break
+		}
+		if r.Now().After(deadline) {
+			for _, t := range pending {
+				res.Notes = append(res.Notes, Note{Target: t.Target.String(), Note: fmt.Sprintf("not typed: the pane's shell showed no prompt within %s", r.PromptWait)})
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	sort.Slice(res.Resumed, func(i, j int) bool { return res.Resumed[i].Target < res.Resumed[j].Target })
+	return nil
+}
+
+func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[string]Typing, res *Result) error {
+	sort.Strings(ids)
+	var unlocks []func()
+	defer func() {
+		for _, u := range unlocks {
+			u()
+		}
+	}()
+	now := r.Now().UnixMilli()
+	var cmds []tmux.Cmd
+	for _, id := range ids {
+		unlock, err := panestate.Lock(r.LockDir, id)
+		if err != nil {
+			return err
+		}
+		unlocks = append(unlocks, unlock)
+		t := pending[id]
+		rec := RestoredRecord(t.Agent, &t.Resume)
+		// @agent_restored tells the watcher the record is the restore's, so it is not cleared
+		// while the shell has not yet started the typed command.
+		next := panestate.OptionsFromRecord(map[string]string{}, rec, now)
+		next[panestate.OptUpdated] = strconv.FormatInt(now, 10)
+		next[panestate.OptRestored] = strconv.FormatInt(now, 10)
+		cmds = append(cmds, panestate.WriteCmds(id, map[string]string{}, next)...)
+		cmds = append(cmds,
+			tmux.Cmd{"send-keys", "-t", id, "-l", "--", t.Line},
+			tmux.Cmd{"send-keys", "-t", id, "Enter"},
+		)
+	}
+	cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+	if _, err := r.Client.Run(ctx, cmds...); err != nil {
+		return fmt.Errorf("type resume commands: %w", err)
+	}
+	for _, id := range ids {
+		t := pending[id]
+		res.Resumed = append(res.Resumed, Resumed{Target: t.Target.String(), PaneID: id, Agent: t.Resume.Agent, Origin: t.Resume.Origin, Command: t.Line})
+		delete(pending, id)
+	}
+	return nil
+}
+
+// escapeFormat keeps tmux from expanding formats in a saved name, title or directory: tmux
+// expands #{…} and #(…) in those arguments, and #( runs a shell command.
+func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func outputLines(out string) []string {
+	out = strings.TrimSuffix(out, "\n")
+	if out == "" {
+		return nil
+	}
+	return strings.Split(out, "\n")
+}
+
+// DirExists is the real check of a saved directory.
+func DirExists(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir()
+}
