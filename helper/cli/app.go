@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -63,8 +64,18 @@ func NewApp(f *Factory) *cli.App {
 		},
 		Commands: []*cli.Command{
 			newPaneCommand(f),
+			newIntegrationCommand(f),
+			newAgentCommand(f),
+			newPopupCommand(f, nil),
+			newSessionCommand(f),
+			newWatchCommand(f, nil),
+			newHookCommand(f, nil),
+			newConfigCommand(f),
+			newNotifyCommand(f),
+			newPluginCommand(f),
 			newLoadCommand(f),
 			newUnloadCommand(f),
+			newMuxCommand(f),
 			newVersionCommand(f),
 		},
 	}
@@ -73,7 +84,14 @@ func NewApp(f *Factory) *cli.App {
 }
 
 func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
-	return UsageErrorf("%s: run 'taw %s --help' for the usage", err, c.Command.FullName())
+	// The verb's own name is not its full name while its flags are parsed: climb the lineage.
+	var path []string
+	for _, cc := range c.Lineage() {
+		if cc.Command != nil && cc.Command.Name != "" && (len(path) == 0 || path[0] != cc.Command.Name) {
+			path = append([]string{cc.Command.Name}, path...)
+		}
+	}
+	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
 }
 
 func setUsageErrors(cmds []*cli.Command) {
@@ -119,6 +137,8 @@ func newPaneCommand(f *Factory) *cli.Command {
 			newReportAgentSessionCommand(f, nil),
 			newReleaseAgentCommand(f, nil),
 			newPaneGetCommand(f, nil),
+			newPaneExplainCommand(f, nil),
+			newPaneListCommand(f, nil),
 		},
 	}
 }

@@ -35,6 +35,10 @@ type loadStep struct {
 // loadSteps run in this order on load, and in reverse on unload.
 var loadSteps = []loadStep{
 	publishBinStep,
+	watcherStep,
+	attentionStep,
+	sessionAutosaveStep,
+	pluginsLoadStep,
 }
 
 var publishBinStep = loadStep{

@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/urfave/cli/v2"
 )
 
 // paneView is the JSON shape of one pane, shared by every read verb. Field names are stable and
@@ -33,6 +40,15 @@ type paneView struct {
 	SessionRef   *string  `json:"agent_session_id"`
 	SessionPath  *string  `json:"agent_session_path"`
 	Resume       []string `json:"resume"`
+
+	// Added for the read verbs (taw pane list, taw agent …).
+	Done      bool    `json:"done"`       // state is done: a turn ended and nobody has looked yet
+	BaseState *string `json:"base_state"` // the agent's own state, done read as idle
+	PID       int     `json:"pid"`        // the pane's first process (usually its shell)
+	TTY       string  `json:"tty"`
+	Dead      bool    `json:"dead"`
+	Width     int     `json:"width"`
+	Height    int     `json:"height"`
 }
 
 func newPaneView(p panestate.Pane) paneView {
@@ -44,7 +60,8 @@ func newPaneView(p panestate.Pane) paneView {
 		PaneIndex: p.PaneIndex, Cwd: p.Cwd, Command: p.Command, Title: p.Title,
 		Active:       p.PaneActive && p.WindowActive,
 		Agent:        nullable(o[panestate.OptName]),
-		State:        nullable(o[panestate.OptState]),
+		State:        nullable(attention.Shown(p)),
+		BaseState:    nullable(o[panestate.OptState]),
 		Source:       nullable(o[panestate.OptSource]),
 		ReportedKind: nullable(o[panestate.OptReportedKind]),
 		Detected:     nullable(o[panestate.OptDetected]),
@@ -52,7 +69,9 @@ func newPaneView(p panestate.Pane) paneView {
 		SessionRef:   nullable(o[panestate.OptSessionID]),
 		SessionPath:  nullable(o[panestate.OptSessionPath]),
 		Resume:       rec.Resume,
+		PID:          p.PID, TTY: p.TTY, Dead: p.Dead, Width: p.Width, Height: p.Height,
 	}
+	v.Done = v.State != nil && *v.State == attention.StateDone
 	if v.Agent != nil {
 		d := *v.Agent
 		if a, ok := agents.Lookup(d); ok {
@@ -72,3 +91,133 @@ func nullable(s string) *string {
 	}
 	return &s
 }
+
+// The read verbs print a table for people on a terminal and JSON for scripts: JSON when stdout is
+// not a terminal, or with --json.
+const flagJSON = "json"
+
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"}
+}
+
+func wantJSON(f *Factory, c *cli.Context) bool { return c.Bool(flagJSON) || !f.IO.StdoutTTY }
+
+// paneColumns are the columns of a list table, in order.
+type paneColumn struct {
+	head string
+	cell func(v paneView, now time.Time, home string) string
+}
+
+var (
+	colPane   = paneColumn{"PANE", func(v paneView, _ time.Time, _ string) string { return v.PaneID }}
+	colTarget = paneColumn{"TARGET", func(v paneView, _ time.Time, _ string) string { return v.Target }}
+	colAgent  = paneColumn{"AGENT", func(v paneView, _ time.Time, _ string) string { return deref(v.AgentDisplay, "-") }}
+	colState  = paneColumn{"STATE", func(v paneView, _ time.Time, _ string) string {
+		if v.State == nil {
+			return "-"
+		}
+		return attention.Icon(*v.State) + " " + *v.State
+	}}
+	colFor = paneColumn{"FOR", func(v paneView, now time.Time, _ string) string {
+		if v.StateSince == nil {
+			return "-"
+		}
+		return humanAge(now.Sub(time.UnixMilli(*v.StateSince)))
+	}}
+	colDir     = paneColumn{"DIRECTORY", func(v paneView, _ time.Time, home string) string { return shortDir(v.Cwd, home) }}
+	colCommand = paneColumn{"COMMAND", func(v paneView, _ time.Time, _ string) string { return v.Command }}
+	colMessage = paneColumn{"MESSAGE", func(v paneView, _ time.Time, _ string) string { return deref(v.Message, "") }}
+)
+
+func writeTable(w io.Writer, cols []paneColumn, views []paneView, now time.Time, home string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.head
+	}
+	fmt.Fprintln(tw, strings.Join(heads, "\t"))
+	for _, v := range views {
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			cells[i] = oneLine(c.cell(v, now, home))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+// writePaneCard prints one pane as "field  value" lines, for taw pane get and agent get on a
+// terminal.
+func writePaneCard(w io.Writer, v paneView, now time.Time, home string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(k, val string) { fmt.Fprintf(tw, "%s\t%s\n", k, oneLine(val)) }
+	row("pane", v.PaneID+"  "+v.Target)
+	row("window", v.WindowName)
+	row("directory", shortDir(v.Cwd, home))
+	row("command", v.Command)
+	row("agent", deref(v.AgentDisplay, "-"))
+	row("state", colState.cell(v, now, home))
+	row("for", colFor.cell(v, now, home))
+	if v.Message != nil {
+		row("message", *v.Message)
+	}
+	if v.Source != nil {
+		row("source", *v.Source)
+	}
+	if v.Detected != nil {
+		row("detected", *v.Detected)
+	}
+	if v.SessionRef != nil {
+		row("agent session", *v.SessionRef)
+	}
+	if len(v.Resume) > 0 {
+		row("resume", strings.Join(v.Resume, " "))
+	}
+	return tw.Flush()
+}
+
+func deref(s *string, none string) string {
+	if s == nil {
+		return none
+	}
+	return *s
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' || r < ' ' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// shortDir writes a directory under home as ~/….
+func shortDir(dir, home string) string {
+	if home != "" && home != "/" {
+		if dir == home {
+			return "~"
+		}
+		if strings.HasPrefix(dir, home+"/") {
+			return "~" + dir[len(home):]
+		}
+	}
+	return dir
+}
+
+// humanAge is a duration in its largest whole unit: 5s, 3m, 2h, 4d.
+func humanAge(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}
+
+func timeFromMillis(ms int64) time.Time { return time.UnixMilli(ms) }

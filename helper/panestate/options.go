@@ -32,6 +32,10 @@ const (
 	OptResumeAgent  = "@agent_resume_agent"
 
 	OptSeq = "@agent_seq"
+
+	OptRestored = "@agent_restored" // unix ms a restore put the record back and typed its command; the watcher's grace
+
+	OptDone = "@agent_done" // the agent (id) that finished a turn nobody has looked at yet
 )
 
 // Options lists every pane option taw reads in one call. Later features add theirs here.
@@ -42,6 +46,8 @@ var Options = []string{
 	OptSessionID, OptSessionPath, OptSessionStart, OptSessionSource, OptSessionAgent,
 	OptResume, OptResumeSource, OptResumeAgent,
 	OptSeq,
+	OptRestored,
+	OptDone,
 }
 
 // RecordFromOptions reads the contract's record out of a pane's options.

@@ -29,6 +29,11 @@ type Pane struct {
 	SessionAttached bool
 	Dead            bool
 	Width, Height   int
+	Activity        int64 // window_activity: unix seconds of the window's last output
+	HistorySize     int
+	CursorX         int
+	CursorY         int
+	AltScreen       bool
 
 	Options map[string]string // every option in Options, "" when unset
 }
@@ -52,6 +57,7 @@ var paneFields = []string{
 	"pane_index", "pane_current_path", "pane_current_command", "pane_pid", "pane_tty",
 	"pane_title", "pane_active", "window_active", "session_attached", "pane_dead",
 	"pane_width", "pane_height",
+	"window_activity", "history_size", "cursor_x", "cursor_y", "alternate_on",
 }
 
 // Format is the tmux format that prints one pane as one row.
@@ -79,6 +85,7 @@ func ParseRow(row string) (Pane, error) {
 		TTY: f[10], Title: f[11], PaneActive: f[12] == "1", WindowActive: f[13] == "1",
 		SessionAttached: f[14] != "" && f[14] != "0", Dead: f[15] == "1",
 		Width: atoi(f[16]), Height: atoi(f[17]),
+		Activity: int64(atoi(f[18])), HistorySize: atoi(f[19]), CursorX: atoi(f[20]), CursorY: atoi(f[21]), AltScreen: f[22] == "1",
 		Options: make(map[string]string, len(Options)),
 	}
 	for i, o := range Options {

@@ -36,16 +36,26 @@ type Hook struct {
 	Name    string // pane-exited
 	Index   string // 0
 	Command string
+	Window  bool // a window hook (pane-exited, pane-focus-in, …): kept with the window options
 }
 
-// ListHooks reads every global hook.
+// hookMarkerLine separates the session hooks from the window hooks in ListHooks' one call.
+const hookMarkerLine = "::taw window hooks::"
+
+// ListHooks reads every global hook, the session ones and the window ones, in one call: tmux keeps
+// hooks such as pane-exited with the window options, where show-hooks -g does not look.
 func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
-	out, err := c.Output(ctx, "show-hooks", "-g")
+	out, err := c.Run(ctx, tmux.Cmd{"show-hooks", "-g"}, tmux.Cmd{"display-message", "-p", hookMarkerLine}, tmux.Cmd{"show-hooks", "-gw"})
 	if err != nil {
 		return nil, err
 	}
 	var hooks []Hook
+	window := false
 	for _, line := range strings.Split(out, "\n") {
+		if line == hookMarkerLine {
+			window = true
+			continue
+		}
 		head, cmd, ok := strings.Cut(line, " ")
 		if !ok {
 			continue
@@ -54,7 +64,7 @@ func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
 		if !ok || !strings.HasSuffix(idx, "]") {
 			continue
 		}
-		hooks = append(hooks, Hook{Name: name, Index: strings.TrimSuffix(idx, "]"), Command: cmd})
+		hooks = append(hooks, Hook{Name: name, Index: strings.TrimSuffix(idx, "]"), Command: cmd, Window: window})
 	}
 	return hooks, nil
 }
@@ -73,7 +83,11 @@ func SetHooks(ctx context.Context, c *tmux.Client, want map[string][]string) err
 	var cmds []tmux.Cmd
 	for _, h := range hooks {
 		if Ours(h.Command) {
-			cmds = append(cmds, tmux.Cmd{"set-hook", "-gu", h.Name + "[" + h.Index + "]"})
+			flags := "-gu"
+			if h.Window {
+				flags = "-gwu"
+			}
+			cmds = append(cmds, tmux.Cmd{"set-hook", flags, h.Name + "[" + h.Index + "]"})
 		}
 	}
 	for _, name := range sortedKeys(want) {

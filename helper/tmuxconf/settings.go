@@ -19,7 +19,18 @@ type Setting struct {
 // shows them.
 var Catalogue = []Setting{
 	{Name: "@agent-wizard-bin", Default: "", Doc: "set by the plugin: the absolute path of the taw binary it runs, for other plugins and scripts"},
+	{Name: "@agent-wizard-notify", Default: "", Doc: "on or off: turns notifications on or off, winning over [notify] enabled in the config file; unset follows the file"},
+	{Name: "@agent-wizard-autosave", Default: "off", Doc: "on: save every session automatically (as the save named default) a few quiet seconds after tmux changes a session, window or pane or an agent comes, goes or reports a new session"},
+	{Name: "@agent-wizard-autosave-delay", Default: "5", Doc: "seconds of quiet an automatic save waits for after the last change (0 to 3600)"},
+	{Name: "@agent-wizard-session-backups", Default: "5", Doc: "how many earlier copies of each save taw session save and automatic saves keep (NAME.json.1 the newest; 0 to 100)"},
+	{Name: "@agent-wizard-popup-key", Default: "A", Doc: "the key (after the prefix) that opens the agents popup; none: no key"},
+	{Name: "@agent-wizard-next-key", Default: "N", Doc: "the key (after the prefix) that goes to the next agent that needs you (blocked, then done); none: no key"},
+	{Name: "@agent-wizard-window-badges", Default: "off", Doc: "on: append each window's agent badge to window-status-format and window-status-current-format (taken out again when off)"},
 	{Name: "@agent-wizard-herdr-env", Default: "off", Doc: "on: set HERDR_ENV, HERDR_BIN_PATH and HERDR_PANE_ID=%calling in tmux's global environment so agents that report to herdr report to taw"},
+	{Name: "@agent-wizard-watcher", Default: "on", Doc: "on: the plugin starts one pane watcher per server, which names the agent in each pane and reads its state from the screen; off: it stops it"},
+	{Name: "@agent-wizard-watch-interval", Default: "1s", Doc: "how often the watcher looks at every pane (a Go duration from 100ms to 1m, or seconds); hooks and reports wake it sooner"},
+	{Name: "@agent-wizard-restore-grace", Default: "30s", Doc: "how long a record a restore put back survives while the pane's shell is still at its prompt waiting for the typed command"},
+	{Name: "@agent-wizard-watcher-pid", Default: "", Doc: "set by the watcher (server option): the process id of the server's running watcher"},
 }
 
 // Lookup finds a setting in the catalogue.

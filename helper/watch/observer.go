@@ -23,12 +23,12 @@ type Transition struct {
 
 // Client is one attached tmux client, as the watcher read it in the same call as the panes.
 type Client struct {
-	TTY       string
-	Session   string // session id ($N)
-	PaneID    string // the active pane of the client's current window
-	Focused   bool   // the client's terminal has focus (tmux's focus flag; true when unknown)
-	ReadOnly  bool
-	Control   bool
+	TTY      string
+	Session  string // session id ($N)
+	PaneID   string // the active pane of the client's current window
+	Focused  bool   // the client's terminal has focus (tmux's focus flag; true when unknown)
+	ReadOnly bool
+	Control  bool
 }
 
 // Look is everything one look of the watcher saw.

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/agents"
+	// attention's observer keeps done and the rollups current in the watcher process.
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/urfave/cli/v2"
+)
+
+// Error codes of the agent verbs.
+const (
+	CodeAgentNotFound        = "agent_not_found"
+	CodeAgentTargetAmbiguous = "agent_target_ambiguous"
+	CodeAgentNotRunning      = "agent_not_running"
+	CodeTimeout              = "timeout"
+)
+
+func newAgentCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "agent",
+		Usage: "see, wait for and go to the agents of every session",
+		Subcommands: []*cli.Command{
+			newAgentListCommand(f, nil),
+			newAgentGetCommand(f, nil),
+			newAgentWaitCommand(f, nil),
+			newAgentNextCommand(f, nil),
+			newAgentFocusCommand(f, nil),
+			newAgentSeenCommand(f),
+		},
+	}
+}
+
+type agentListOptions struct {
+	JSON bool
+}
+
+func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list every agent of the server (JSON when piped or with --json)",
+		ArgsUsage: "[--json]",
+		Flags:     []cli.Flag{jsonFlag()},
+		Action: func(c *cli.Context) error {
+			if positional, _, _ := splitArgs(c); len(positional) > 0 {
+				return UsageErrorf("agent list takes no arguments, got %q: taw agent list [--json]", positional[0])
+			}
+			opts := &agentListOptions{JSON: wantJSON(f, c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return agentListRun(c.Context, f, opts)
+		},
+	}
+}
+
+func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error {
+	panes, err := panestate.List(ctx, f.Tmux())
+	if err != nil {
+		return err
+	}
+	views := []paneView{}
+	for _, p := range agentPanes(panes) {
+		views = append(views, newPaneView(p))
+	}
+	if !opts.JSON {
+		return writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME"))
+	}
+	return writeJSONLine(f.IO.Out, struct {
+		Agents []paneView `json:"agents"`
+	}{views})
+}
+
+// agentPanes are the panes that run an agent, each once (a window linked into several sessions
+// lists its panes once per session), in tmux's order.
+func agentPanes(panes []panestate.Pane) []panestate.Pane {
+	var out []panestate.Pane
+	seen := map[string]bool{}
+	for _, p := range panes {
+		if p.Agent() == "" || seen[p.ID] {
+			continue
+		}
+		seen[p.ID] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+type agentGetOptions struct {
+	Target string
+	JSON   bool
+}
+
+func newAgentGetCommand(f *Factory, runF func(*agentGetOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "get",
+		Usage:     "print one agent, named by its pane or by its agent's name when only one runs (JSON when piped or with --json)",
+		ArgsUsage: "<pane|agent> [--json]",
+		Flags:     []cli.Flag{jsonFlag()},
+		Action: func(c *cli.Context) error {
+			positional, _, _ := splitArgs(c)
+			if len(positional) != 1 {
+				return UsageErrorf("agent get takes one target: taw agent get <pane|agent>")
+			}
+			opts := &agentGetOptions{Target: positional[0], JSON: wantJSON(f, c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return agentGetRun(c.Context, f, opts)
+		},
+	}
+}
+
+func agentGetRun(ctx context.Context, f *Factory, opts *agentGetOptions) error {
+	p, err := resolveAgent(ctx, f, opts.Target)
+	if err != nil {
+		return err
+	}
+	if !opts.JSON {
+		return writePaneCard(f.IO.Out, newPaneView(p), f.Now(), f.Getenv("HOME"))
+	}
+	return writeJSONLine(f.IO.Out, newPaneView(p))
+}
+
+// resolveAgent finds the pane of a target: the name of an agent (its id, an alias or the name
+// people see) that runs in exactly one pane, or else a pane (%N, %calling, session:window.pane,
+// a session's name) that runs an agent.
+func resolveAgent(ctx context.Context, f *Factory, target string) (panestate.Pane, error) {
+	if target == "" {
+		return panestate.Pane{}, UsageErrorf("missing target: name a pane (%%N, %s, session:window.pane) or an agent", CallingPane)
+	}
+	c := f.Tmux()
+	if !strings.HasPrefix(target, "%") {
+		panes, err := panestate.List(ctx, c)
+		if err != nil {
+			return panestate.Pane{}, err
+		}
+		matches := agentsNamed(agentPanes(panes), target)
+		switch {
+		case len(matches) == 1:
+			return matches[0], nil
+		case len(matches) > 1:
+			ids := make([]string, len(matches))
+			for i, p := range matches {
+				ids[i] = p.ID + " (" + p.Target() + ")"
+			}
+			return panestate.Pane{}, Errorf(CodeAgentTargetAmbiguous, "%d panes run %s: %s; name the pane instead", len(matches), target, strings.Join(ids, ", "))
+		}
+	}
+	id, err := f.ResolvePane(ctx, target)
+	if err != nil {
+		if e := AsError(err); e.Exit == ExitUsage || e.Code == CodeServerNotRunning || e.Code == CodeInvalidArgument {
+			return panestate.Pane{}, err
+		}
+		return panestate.Pane{}, Errorf(CodeAgentNotFound, "no agent %q: no pane or agent goes by that name (run 'taw agent list')", target)
+	}
+	p, err := panestate.Read(ctx, c, id)
+	if err != nil {
+		if AsError(err).Code == CodePaneNotFound {
+			return panestate.Pane{}, Errorf(CodeAgentNotFound, "no agent %q: there is no pane %s (run 'taw agent list')", target, id)
+		}
+		return panestate.Pane{}, err
+	}
+	if p.Agent() == "" {
+		return panestate.Pane{}, Errorf(CodeAgentNotFound, "pane %s (%s) runs no agent taw knows of (run 'taw agent list')", p.ID, p.Target())
+	}
+	return p, nil
+}
+
+// agentsNamed are the panes whose agent goes by name: its id, an alias, or its display name,
+// ignoring case.
+func agentsNamed(panes []panestate.Pane, name string) []panestate.Pane {
+	want := strings.ToLower(agents.Canonical(name))
+	var out []panestate.Pane
+	for _, p := range panes {
+		id := strings.ToLower(p.Agent())
+		display := id
+		if a, ok := agents.Lookup(p.Agent()); ok {
+			display = strings.ToLower(a.Display)
+		}
+		if id == want || display == strings.ToLower(strings.TrimSpace(name)) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func shownOrNone(p panestate.Pane) string {
+	if s := attention.Shown(p); s != "" {
+		return s
+	}
+	return "none"
+}

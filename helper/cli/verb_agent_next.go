@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/urfave/cli/v2"
+)
+
+const flagClient = "client"
+
+func clientFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagClient, Usage: "move tmux client `name` (#{client_name}); default the client of the pane taw runs in"}
+}
+
+type agentNextOptions struct {
+	Client string
+}
+
+func newAgentNextCommand(f *Factory, runF func(*agentNextOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "next",
+		Usage:     "go to the next agent that needs you: blocked ones first, then done ones, cycling",
+		ArgsUsage: "[--client <name>]",
+		Flags:     []cli.Flag{clientFlag()},
+		Action: func(c *cli.Context) error {
+			if positional, _, _ := splitArgs(c); len(positional) > 0 {
+				return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
+			}
+			opts := &agentNextOptions{Client: c.String(flagClient)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return agentNextRun(c.Context, f, opts)
+		},
+	}
+}
+
+const currentMark = "\x1etaw-current\x1f"
+
+func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error {
+	c := f.Tmux()
+	display := tmux.Cmd{"display-message", "-p"}
+	if opts.Client != "" {
+		display = append(display, "-c", opts.Client)
+	}
+	out, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", panestate.Format()}, append(display, currentMark+"#{pane_id}"))
+	if err != nil {
+		return err
+	}
+	var panes []panestate.Pane
+	current := ""
+	for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if cur, ok := strings.CutPrefix(row, currentMark); ok {
+			current = cur
+			continue
+		}
+		p, err := panestate.ParseRow(row)
+		if err != nil {
+			return err
+		}
+		panes = append(panes, p)
+	}
+	next, ok := attention.Next(panes, current)
+	if !ok {
+		msg := tmux.Cmd{"display-message"}
+		if opts.Client != "" {
+			msg = append(msg, "-c", opts.Client)
+		}
+		_, _ = c.Run(ctx, append(msg, "taw: no agent needs you"))
+		return writeJSONLine(f.IO.Out, struct {
+			OK   bool    `json:"ok"`
+			Pane *string `json:"pane"`
+		}{true, nil})
+	}
+	if _, err := c.Run(ctx, jumpCmds(opts.Client, next.ID)...); err != nil {
+		return err
+	}
+	return writeJSONLine(f.IO.Out, struct {
+		OK   bool   `json:"ok"`
+		Pane string `json:"pane"`
+	}{true, next.ID})
+}
+
+// jumpCmds take a client to a pane, whatever session and window it is in, and mark it seen.
+func jumpCmds(client, paneID string) []tmux.Cmd {
+	sw := tmux.Cmd{"switch-client"}
+	if client != "" {
+		sw = append(sw, "-c", client)
+	}
+	cmds := []tmux.Cmd{
+		append(sw, "-t", paneID),
+		{"select-window", "-t", paneID},
+		{"select-pane", "-t", paneID},
+	}
+	return append(cmds, attention.ClearCmds(paneID)...)
+}
+
+type agentFocusOptions struct {
+	Target string
+	Client string
+}
+
+func newAgentFocusCommand(f *Factory, runF func(*agentFocusOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "focus",
+		Usage:     "go to an agent's pane, switching session and window as needed",
+		ArgsUsage: "<pane|agent> [--client <name>]",
+		Flags:     []cli.Flag{clientFlag()},
+		Action: func(c *cli.Context) error {
+			positional, _, _ := splitArgs(c)
+			if len(positional) != 1 {
+				return UsageErrorf("agent focus takes one target: taw agent focus <pane|agent> [--client <name>]")
+			}
+			opts := &agentFocusOptions{Target: positional[0], Client: c.String(flagClient)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return agentFocusRun(c.Context, f, opts)
+		},
+	}
+}
+
+func agentFocusRun(ctx context.Context, f *Factory, opts *agentFocusOptions) error {
+	p, err := resolveAgent(ctx, f, opts.Target)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Tmux().Run(ctx, jumpCmds(opts.Client, p.ID)...); err != nil {
+		return err
+	}
+	return writeJSONLine(f.IO.Out, struct {
+		OK   bool   `json:"ok"`
+		Pane string `json:"pane"`
+	}{true, p.ID})
+}

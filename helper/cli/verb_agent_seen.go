@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/badges"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
+	"github.com/urfave/cli/v2"
+)
+
+// Settings of the glanceable side (see tmuxconf.Catalogue).
+const (
+	settingPopupKey     = "@agent-wizard-popup-key"
+	settingNextKey      = "@agent-wizard-next-key"
+	settingWindowBadges = "@agent-wizard-window-badges"
+)
+
+// newAgentSeenCommand is what taw's hooks run when the user moves to another pane, window or
+// session: every pane an attached client now shows stops being done.
+func newAgentSeenCommand(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:   "seen",
+		Usage:  "mark the panes attached clients show as seen (taw's hooks run this)",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			_, err := attention.Seen(c.Context, f.Tmux())
+			return err
+		},
+	}
+}
+
+// seenHooks fire when what a client shows may have changed. Each runs taw only while some agent
+// is done, so moving around costs no process otherwise.
+var seenHooks = []string{
+	"after-select-pane", "after-select-window", "client-session-changed", "session-window-changed",
+	"window-pane-changed", "client-attached", "client-focus-in", "pane-focus-in",
+}
+
+// seenHookCommand is the tmux command of one seen hook.
+// The socket is named literally: a format would need escaping through two levels of quotes.
+func seenHookCommand(bin, socket, event string) string {
+	run := tmuxconf.HookCommand(bin, event, "-S", socket, "agent", "seen")
+	return "if-shell -F " + tmuxfmt.QuoteString("#{"+attention.OptCountPrefix+attention.StateDone+"}") + " " + tmuxfmt.QuoteString(run)
+}
+
+// attentionStep loads the glanceable side: the seen hooks, the popup and next keys, and the
+// window badges when they are on. Unloading takes out the badges and every option the rollups
+// wrote.
+var attentionStep = loadStep{
+	name: "agents at a glance",
+	run: func(ctx context.Context, l *loadContext) error {
+		return badges.Apply(ctx, l.Client, l.Settings.On(settingWindowBadges))
+	},
+	hooks: func(l *loadContext) map[string][]string {
+		hooks := map[string][]string{}
+		for _, h := range seenHooks {
+			hooks[h] = []string{seenHookCommand(l.Bin, l.F.SocketPath(), h)}
+		}
+		return hooks
+	},
+	keys: func(l *loadContext) []tmuxconf.Binding {
+		return []tmuxconf.Binding{
+			{Table: "prefix", Key: l.Settings.Get(settingPopupKey), Explicit: l.Settings[settingPopupKey] != "",
+				Command: tmuxconf.KeyShell(l.Bin, "popup", "-S", "#{socket_path}", "popup", "--open", "--client", "#{client_name}")},
+			{Table: "prefix", Key: l.Settings.Get(settingNextKey), Explicit: l.Settings[settingNextKey] != "",
+				Command: tmuxconf.KeyShell(l.Bin, "next", "-S", "#{socket_path}", "agent", "next", "--client", "#{client_name}")},
+		}
+	},
+	unload: func(ctx context.Context, l *loadContext) error {
+		if err := badges.Apply(ctx, l.Client, false); err != nil {
+			return err
+		}
+		return attention.Clear(ctx, l.Client)
+	},
+}

@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/watch"
+	"github.com/urfave/cli/v2"
+)
+
+// taw pane explain: why a pane shows the agent and state it shows, for users and bug reports.
+
+type paneExplainOptions struct {
+	Pane string
+	JSON bool
+}
+
+func newPaneExplainCommand(f *Factory, runF func(*paneExplainOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "say which signal decided a pane's agent and state, and why",
+		ArgsUsage: "<pane> [--json]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+		},
+		Action: func(c *cli.Context) error {
+			positional, _, _ := splitArgs(c)
+			if len(positional) != 1 {
+				return UsageErrorf("pane explain takes one pane: taw pane explain <pane> [--json]")
+			}
+			opts := &paneExplainOptions{Pane: positional[0], JSON: c.Bool("json")}
+			if runF != nil {
+				return runF(opts)
+			}
+			return paneExplainRun(c.Context, f, opts)
+		},
+	}
+}
+
+// explainView is the JSON shape of taw pane explain. Field names are stable.
+type explainView struct {
+	Pane      paneView         `json:"pane"`
+	Agent     *string          `json:"agent"`
+	State     *string          `json:"state"`
+	DecidedBy string           `json:"decided_by"`
+	Why       string           `json:"why"`
+	Hook      *explainHook     `json:"hook"`
+	Detected  *string          `json:"detected"`
+	DetState  *string          `json:"detected_state"`
+	Resume    *explainResume   `json:"resume"`
+	Session   *explainSession  `json:"agent_session"`
+	SeqBook   []explainSeq     `json:"seq_book"`
+	Restored  *int64           `json:"restored"`
+	Process   explainProcess   `json:"process"`
+	Screen    *explainScreen   `json:"screen"`
+	Next      explainNextState `json:"next_look"`
+}
+
+type explainHook struct {
+	Source  string  `json:"source"`
+	Agent   string  `json:"agent"`
+	State   *string `json:"state"`
+	Message *string `json:"message"`
+}
+
+type explainResume struct {
+	Command []string `json:"command"`
+	Line    string   `json:"line"`
+	Source  string   `json:"source"`
+	Agent   string   `json:"agent"`
+}
+
+type explainSession struct {
+	ID     *string `json:"id"`
+	Path   *string `json:"path"`
+	Start  *string `json:"start"`
+	Source string  `json:"source"`
+	Agent  string  `json:"agent"`
+}
+
+type explainSeq struct {
+	Source string `json:"source"`
+	Seq    uint64 `json:"seq"`
+}
+
+type explainProc struct {
+	PID  int      `json:"pid"`
+	PGID int      `json:"pgid"`
+	Comm string   `json:"comm"`
+	Argv []string `json:"argv"`
+	Hint *string  `json:"agent_hint"`
+}
+
+type explainProcess struct {
+	PanePID  int           `json:"pane_pid"`
+	AtPrompt bool          `json:"at_prompt"`
+	Leader   *explainProc  `json:"leader"`
+	Group    []explainProc `json:"group"`
+	Agent    *string       `json:"agent"`
+	Why      string        `json:"why"`
+	Error    *string       `json:"error"`
+}
+
+type explainScreen struct {
+	Agent    string  `json:"agent"`
+	Rules    *string `json:"rules"`
+	State    *string `json:"state"`
+	Rule     *string `json:"rule"`
+	Region   *string `json:"region"`
+	Evidence *string `json:"evidence"`
+}
+
+type explainNextState struct {
+	Agent   *string `json:"agent"`
+	State   *string `json:"state"`
+	Cleared bool    `json:"clears_agent"`
+	Why     string  `json:"why"`
+}
+
+func paneExplainRun(ctx context.Context, f *Factory, opts *paneExplainOptions) error {
+	id, err := f.ResolvePane(ctx, opts.Pane)
+	if err != nil {
+		return err
+	}
+	c := f.Tmux()
+	settings, err := tmuxconf.ReadSettings(ctx, c)
+	if err != nil {
+		return err
+	}
+	grace := watch.ParseGrace(settings.Get("@agent-wizard-restore-grace"))
+	rules := loadRules(f, io.Discard)
+	e, err := watch.Explain(ctx, c, rules, id, f.Now(), grace)
+	if err != nil {
+		return err
+	}
+	v := newExplainView(e)
+	if opts.JSON {
+		return writeJSONLine(f.IO.Out, v)
+	}
+	return writeExplainText(f.IO.Out, e, v)
+}
+
+func newExplainView(e *watch.Explanation) explainView {
+	r := e.Record
+	v := explainView{
+		Pane: newPaneView(e.Pane), Agent: nullable(e.Agent), State: nullable(e.State),
+		DecidedBy: e.DecidedBy, Why: e.Why,
+		Detected: nullable(r.Detected), DetState: nullable(r.DetectedState),
+		SeqBook: []explainSeq{},
+	}
+	if r.Source != "" {
+		v.Hook = &explainHook{Source: r.Source, Agent: r.Kind, State: nullable(r.ReportedState), Message: nullable(r.Message)}
+	}
+	if len(r.Resume) > 0 {
+		v.Resume = &explainResume{Command: r.Resume, Line: report.ShellLine(r.Resume), Source: r.ResumeSource, Agent: r.ResumeAgent}
+	}
+	if r.SessionSource != "" || r.SessionID != "" {
+		v.Session = &explainSession{ID: nullable(r.SessionID), Path: nullable(r.SessionPath), Start: nullable(r.SessionStart), Source: r.SessionSource, Agent: r.SessionAgent}
+	}
+	for _, b := range r.Seq {
+		v.SeqBook = append(v.SeqBook, explainSeq{Source: b.Source, Seq: b.Seq})
+	}
+	if e.Restored > 0 {
+		ms := e.Restored
+		v.Restored = &ms
+	}
+	p := e.Process
+	v.Process = explainProcess{PanePID: p.PanePID, AtPrompt: p.AtPrompt, Agent: nullable(p.Agent), Why: p.Why, Error: nullable(p.Err), Group: []explainProc{}}
+	if p.Leader.PID != 0 {
+		l := newExplainProc(p.Leader)
+		v.Process.Leader = &l
+	}
+	for _, g := range p.Group {
+		v.Process.Group = append(v.Process.Group, newExplainProc(g))
+	}
+	if s := e.Screen; s != nil {
+		v.Screen = &explainScreen{Agent: s.Agent, Rules: nullable(s.Rules), State: nullable(s.Verdict.State),
+			Rule: nullable(s.Verdict.RuleID), Region: nullable(s.Verdict.Region), Evidence: nullable(s.Verdict.Evidence)}
+	}
+	na, ns := e.Next.Record.Effective()
+	v.Next = explainNextState{Agent: nullable(na), State: nullable(ns), Cleared: e.Next.Gone, Why: e.Next.Why}
+	return v
+}
+
+func newExplainProc(p procinfo.Proc) explainProc {
+	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv}
+	if ep.Argv == nil {
+		ep.Argv = []string{}
+	}
+	for _, name := range procinfo.HintVars {
+		if h := p.Env[name]; h != "" {
+			hint := name + "=" + h
+			ep.Hint = &hint
+			break
+		}
+	}
+	return ep
+}
+
+func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	r := e.Record
+	line("pane %s (%s)", e.Pane.ID, e.Pane.Target())
+	if e.Agent == "" {
+		line("agent: none")
+	} else {
+		line("agent: %s, %s", e.Agent, e.State)
+	}
+	line("decided by: %s: %s", e.DecidedBy, e.Why)
+	if r.Source != "" {
+		msg := ""
+		if r.Message != "" {
+			msg = fmt.Sprintf(" (%q)", r.Message)
+		}
+		line("hook: source %s holds the pane for %s, last reported %s%s", r.Source, r.Kind, orDash(r.ReportedState), msg)
+	} else {
+		line("hook: none holds the pane")
+	}
+	line("detected: %s %s", orDash(r.Detected), orDash(r.DetectedState))
+	if len(r.Resume) > 0 {
+		line("resume: %s (from %s for %s)", report.ShellLine(r.Resume), r.ResumeSource, r.ResumeAgent)
+	} else {
+		line("resume: none")
+	}
+	if r.SessionSource != "" || r.SessionID != "" {
+		line("agent session: %s (from %s for %s)", orDash(r.SessionID), r.SessionSource, r.SessionAgent)
+	}
+	if len(r.Seq) > 0 {
+		var parts []string
+		for _, s := range r.Seq {
+			parts = append(parts, fmt.Sprintf("%s=%d", s.Source, s.Seq))
+		}
+		line("seq book: %s", strings.Join(parts, ", "))
+	} else {
+		line("seq book: empty")
+	}
+	if e.Restored > 0 {
+		line("restored: %s", time.UnixMilli(e.Restored).UTC().Format(time.RFC3339))
+	}
+	p := e.Process
+	line("process: pane pid %d", p.PanePID)
+	if p.Err != "" {
+		line("  unreadable: %s", p.Err)
+	} else {
+		line("  foreground group %d, leader %d: %s", p.Leader.PGID, p.Leader.PID, argvText(p.Leader))
+		for _, g := range p.Group {
+			if g.PID != p.Leader.PID {
+				line("  member %d: %s", g.PID, argvText(g))
+			}
+		}
+		line("  at prompt: %t", p.AtPrompt)
+		line("  identify: %s", orDash(p.Agent))
+		line("  because: %s", p.Why)
+	}
+	if s := e.Screen; s != nil {
+		rules := s.Rules
+		if rules == "" {
+			rules = "no rules"
+		}
+		line("screen: %s (%s)", s.Agent, rules)
+		line("  state: %s by rule %s", orDash(s.Verdict.State), orDash(s.Verdict.RuleID))
+		if s.Verdict.Region != "" {
+			line("  region: %s", s.Verdict.Region)
+		}
+		if s.Verdict.Evidence != "" {
+			line("  matched: %q", s.Verdict.Evidence)
+		}
+	} else {
+		line("screen: not read (no detected agent in front)")
+	}
+	na, ns := e.Next.Record.Effective()
+	next := "no agent"
+	if na != "" {
+		next = na + ", " + ns
+	}
+	if e.Next.Gone {
+		next += " (clears the agent)"
+	}
+	line("next look: %s: %s", next, e.Next.Why)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func argvText(p procinfo.Proc) string {
+	if len(p.Argv) == 0 {
+		return "(" + p.Comm + ")"
+	}
+	return strings.Join(p.Argv, " ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

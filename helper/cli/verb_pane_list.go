@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/urfave/cli/v2"
+)
+
+const flagSession = "session"
+
+type paneListOptions struct {
+	Session string // only this session's panes; "" for all
+	JSON    bool
+}
+
+func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list every pane of the server and its agent (JSON when piped or with --json)",
+		ArgsUsage: "[--session <name>] [--json]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `name`"},
+			jsonFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if positional, _, _ := splitArgs(c); len(positional) > 0 {
+				return UsageErrorf("pane list takes no arguments, got %q: taw pane list [--session <name>] [--json]", positional[0])
+			}
+			opts := &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return paneListRun(c.Context, f, opts)
+		},
+	}
+}
+
+func paneListRun(ctx context.Context, f *Factory, opts *paneListOptions) error {
+	panes, err := panestate.List(ctx, f.Tmux())
+	if err != nil {
+		return err
+	}
+	views := []paneView{}
+	found := opts.Session == ""
+	for _, p := range panes {
+		if opts.Session != "" && p.SessionName != opts.Session && p.SessionID != opts.Session {
+			continue
+		}
+		found = true
+		views = append(views, newPaneView(p))
+	}
+	if !found {
+		return Errorf(CodeSessionNotFound, "no session %q on this server: run 'tmux list-sessions' for the names", opts.Session)
+	}
+	if !opts.JSON {
+		return writeTable(f.IO.Out, []paneColumn{colPane, colTarget, colAgent, colState, colFor, colDir, colCommand}, views, f.Now(), f.Getenv("HOME"))
+	}
+	return writeJSONLine(f.IO.Out, struct {
+		Panes []paneView `json:"panes"`
+	}{views})
+}
+
+// CodeSessionNotFound: a --session names no session of the server.
+const CodeSessionNotFound = "session_not_found"

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/popup"
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/urfave/cli/v2"
+)
+
+const flagOpen = "open"
+
+type popupOptions struct {
+	Client string
+	Open   bool // open a tmux popup on the client running taw popup, rather than run here
+}
+
+func newPopupCommand(f *Factory, runF func(*popupOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "popup",
+		Usage:     "the agents popup: every agent, most urgent first; Enter goes to it",
+		ArgsUsage: "[--open] [--client <name>]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"},
+			clientFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if positional, _, _ := splitArgs(c); len(positional) > 0 {
+				return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
+			}
+			opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
+			if runF != nil {
+				return runF(opts)
+			}
+			if opts.Open {
+				return popupOpenRun(c.Context, f, opts)
+			}
+			return popupRun(c.Context, f, opts)
+		},
+	}
+}
+
+// popupOpenRun opens display-popup on the client, running taw popup inside it for that client.
+// The command is given whole: display-popup does not expand formats in it (tmux 3.3a).
+func popupOpenRun(ctx context.Context, f *Factory, opts *popupOptions) error {
+	bin, err := f.Executable()
+	if err != nil {
+		return err
+	}
+	inner := []string{bin, "-S", f.SocketPath(), "popup"}
+	if opts.Client != "" {
+		inner = append(inner, "--client", opts.Client)
+	}
+	words := make([]string, len(inner))
+	for i, w := range inner {
+		words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	cmd := tmux.Cmd{"display-popup", "-E", "-w", "90%", "-h", "90%", "-T", " agents "}
+	if opts.Client != "" {
+		cmd = append(cmd, "-c", opts.Client)
+	}
+	_, err = f.Tmux().Run(ctx, append(cmd, strings.Join(words, " ")))
+	return err
+}
+
+func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
+	in, okIn := f.IO.In.(*os.File)
+	out, okOut := f.IO.Out.(*os.File)
+	if !okIn || !okOut || !f.IO.StdoutTTY {
+		return Errorf(CodeInvalidArgument, "taw popup draws on a terminal and this is not one: press the popup key (prefix + A unless you chose another) or run taw popup --open")
+	}
+	c := f.Tmux()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wake := make(chan struct{}, 1)
+	go waitForSignals(ctx, c, wake)
+	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now)
+	if err != nil || choice == "" {
+		return err
+	}
+	_, err = c.Run(ctx, jumpCmds(opts.Client, choice)...)
+	return err
+}
+
+// popupSource feeds the popup from the panes' options, one tmux call per refresh.
+type popupSource struct {
+	f *Factory
+	c *tmux.Client
+}
+
+func (s popupSource) Rows(ctx context.Context) ([]popup.Row, error) {
+	panes, err := panestate.List(ctx, s.c)
+	if err != nil {
+		return nil, err
+	}
+	return popupRows(panes, s.f.Getenv("HOME")), nil
+}
+
+// popupRows are the agents of panes, most urgent first.
+func popupRows(panes []panestate.Pane, home string) []popup.Row {
+	ps := agentPanes(panes)
+	attention.Order(ps)
+	rows := make([]popup.Row, 0, len(ps))
+	for _, p := range ps {
+		v := newPaneView(p)
+		r := popup.Row{
+			PaneID: p.ID, Target: p.Target(), Window: p.WindowName,
+			Agent: deref(v.AgentDisplay, p.Agent()), State: deref(v.State, ""),
+			Dir: shortDir(p.Cwd, home), Message: deref(v.Message, ""),
+		}
+		if v.StateSince != nil {
+			r.Since = timeFromMillis(*v.StateSince)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func (s popupSource) Screen(ctx context.Context, paneID string) ([]string, error) {
+	out, err := s.c.Output(ctx, "capture-pane", "-p", "-t", paneID)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(out, "\n"), nil
+}

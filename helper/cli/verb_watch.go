@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/watch"
+	"github.com/urfave/cli/v2"
+)
+
+// taw watch: the pane watcher. The server's own watcher is started by the plugin (taw watch
+// --serve, in the background); taw watch in a terminal runs one in the foreground and prints
+// every transition, and --once makes one look and prints the panes that have an agent.
+const (
+	flagOnce      = "once"
+	flagInterval  = "interval"
+	flagServe     = "serve"
+	flagWatchJSON = "json"
+)
+
+// settingWatcher turns the server's watcher on or off.
+const settingWatcher = "@agent-wizard-watcher"
+
+type watchOptions struct {
+	Once     bool
+	Interval time.Duration // 0: the setting
+	Serve    bool
+	JSON     bool
+}
+
+func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "watch",
+		Usage:     "run the pane watcher in the foreground (the plugin runs one per server in the background)",
+		ArgsUsage: "[--once] [--interval <duration>] [--json]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
+			&cli.StringFlag{Name: flagInterval, Usage: "look every `duration` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
+			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
+			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
+		},
+		Action: func(c *cli.Context) error {
+			positional, _, _ := splitArgs(c)
+			if len(positional) > 0 {
+				return UsageErrorf("watch takes no arguments, got %q: taw watch [--once] [--interval <duration>]", positional[0])
+			}
+			opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagWatchJSON)}
+			if c.IsSet(flagInterval) {
+				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
+				if err != nil || d < 100*time.Millisecond || d > time.Minute {
+					return UsageErrorf("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
+				}
+				opts.Interval = d
+			}
+			if opts.Once && opts.Serve {
+				return UsageErrorf("--once and --serve do not go together")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return watchRun(c.Context, f, opts)
+		},
+	}
+}
+
+func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
+	defer stop()
+	c := f.Tmux()
+	dir := f.LockDir()
+	logw := f.IO.ErrOut
+
+	if opts.Serve {
+		release, err := watch.Claim(dir, f.Getpid())
+		if errors.Is(err, watch.ErrRunning) {
+			return nil // the server has its watcher: starting another is a no-op
+		}
+		if err != nil {
+			return err
+		}
+		defer release()
+		if lf, err := os.Create(watch.LogPath(dir)); err == nil {
+			defer lf.Close()
+			logw = lf
+		}
+		return serveWatcher(ctx, f, c, opts, logw)
+	}
+
+	// A foreground watcher becomes the server's watcher when none runs; beside a running one it
+	// only looks, and leaves the observers (notifications and the like) to it. One look never
+	// claims the server: a background watcher starting meanwhile must not find it taken.
+	observe := false
+	if opts.Once {
+		observe = watch.Running(dir) == 0
+	} else {
+		release, err := watch.Claim(dir, f.Getpid())
+		switch {
+		case err == nil:
+			observe = true
+			defer release()
+		case errors.Is(err, watch.ErrRunning):
+			fmt.Fprintf(logw, "taw watch: the server's watcher (pid %d) runs too: this one looks and prints, and leaves notifications to it\n", watch.Running(dir))
+		default:
+			return err
+		}
+	}
+	w := watch.New(watch.Config{
+		Client: c, LockDir: dir, Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
+		Observe: observe, Logf: logTo(logw),
+	})
+	if opts.Once {
+		look, _, err := w.Look(ctx)
+		if err != nil {
+			return err
+		}
+		return printPanes(f.IO.Out, look, opts.JSON)
+	}
+	if _, _, err := w.Look(ctx); err != nil { // the first look says whether there is a server at all
+		return err
+	}
+	if observe {
+		// Published after the first look, the baseline: from now on every change is a transition.
+		publishWatcherPid(ctx, c, f.Getpid())
+		defer unpublishWatcherPid(c, f.Getpid())
+	}
+	return w.Run(ctx, func(l *watch.Look, _ watch.Stats) {
+		_ = printTransitions(f.IO.Out, l, opts.JSON)
+	})
+}
+
+func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOptions, logw io.Writer) error {
+	pid := f.Getpid()
+	logf := logTo(logw)
+	logf("watcher %d started for %s", pid, f.SocketPath())
+	publishWatcherPid(ctx, c, pid)
+	defer unpublishWatcherPid(c, pid)
+	w := watch.New(watch.Config{
+		Client: c, LockDir: f.LockDir(), Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
+		Observe: true, Logf: logf,
+	})
+	err := w.Run(ctx, nil)
+	logf("watcher %d stopped", pid)
+	return err
+}
+
+func publishWatcherPid(ctx context.Context, c *tmux.Client, pid int) {
+	_, _ = c.Run(ctx, tmux.Cmd{"set-option", "-sq", watch.PidOption, strconv.Itoa(pid)})
+}
+
+// unpublishWatcherPid takes the pid off the server, unless another watcher has put its own there.
+func unpublishWatcherPid(c *tmux.Client, pid int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cur, err := c.Output(ctx, "display-message", "-p", "#{"+watch.PidOption+"}")
+	if err == nil && cur == strconv.Itoa(pid) {
+		_, _ = c.Run(ctx, tmux.Cmd{"set-option", "-squ", watch.PidOption})
+	}
+}
+
+func loadRules(f *Factory, logw io.Writer) *detect.Rules {
+	rules, errs := detect.Load(f.Getenv)
+	for _, err := range errs {
+		fmt.Fprintf(logw, "taw watch: %v\n", err)
+	}
+	return rules
+}
+
+func logTo(w io.Writer) func(string, ...any) {
+	return func(format string, args ...any) {
+		fmt.Fprintf(w, "%s taw watch: %s\n", time.Now().Format("2006-01-02T15:04:05.000"), fmt.Sprintf(format, args...))
+	}
+}
+
+// printPanes prints each pane that has an agent: id, target, agent, state (tab-separated), or
+// the pane's JSON view.
+func printPanes(w io.Writer, l *watch.Look, asJSON bool) error {
+	for _, p := range l.Panes {
+		if p.Agent() == "" {
+			continue
+		}
+		if asJSON {
+			if err := writeJSONLine(w, newPaneView(p)); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.ID, p.Target(), p.Agent(), p.State()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// transitionView is the JSON shape of one transition printed by taw watch --json.
+type transitionView struct {
+	At        int64   `json:"at"`
+	PaneID    string  `json:"pane_id"`
+	Target    string  `json:"target"`
+	FromAgent *string `json:"from_agent"`
+	FromState *string `json:"from_state"`
+	ToAgent   *string `json:"to_agent"`
+	ToState   *string `json:"to_state"`
+	Gone      bool    `json:"gone"`
+}
+
+func printTransitions(w io.Writer, l *watch.Look, asJSON bool) error {
+	for _, t := range l.Transitions {
+		if asJSON {
+			v := transitionView{At: t.At.UnixMilli(), PaneID: t.PaneID, Target: t.Pane.Target(),
+				FromAgent: nullable(t.FromAgent), FromState: nullable(t.FromState),
+				ToAgent: nullable(t.ToAgent), ToState: nullable(t.ToState), Gone: t.Gone}
+			if err := writeJSONLine(w, v); err != nil {
+				return err
+			}
+			continue
+		}
+		to := orDash(t.ToAgent) + " " + orDash(t.ToState)
+		if t.Gone {
+			to = "closed"
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s %s -> %s\n", t.At.Format("15:04:05.000"), t.PaneID, t.Pane.Target(),
+			orDash(t.FromAgent), orDash(t.FromState), to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The watcher's part of loading: start the server's watcher (a no-op when one runs), and the
+// hooks that wake it and clean up after closed panes.
+
+// watcherHookEvents are the tmux hooks taw installs: panes appearing and going, and what the
+// user looks at (for the observers that care whether a pane is in view).
+var watcherHookEvents = []string{
+	"after-new-window", "after-split-window", "after-kill-pane",
+	"pane-exited", "pane-died", "session-closed", "window-unlinked",
+	"client-attached", "client-detached", "client-session-changed", "client-focus-in", "client-focus-out",
+	"session-window-changed", "window-pane-changed",
+}
+
+var watcherStep = loadStep{
+	name:   "the pane watcher",
+	run:    startWatcher,
+	hooks:  watcherHooks,
+	unload: stopWatcher,
+}
+
+func startWatcher(ctx context.Context, l *loadContext) error {
+	if !l.Settings.On(settingWatcher) {
+		return stopWatcher(ctx, l)
+	}
+	dir := l.F.LockDir()
+	if pid := watch.Running(dir); pid != 0 {
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err != nil || exe == l.Bin {
+			return nil // running, from this binary (or not known otherwise): a second start is a no-op
+		}
+		// The plugin was upgraded: the running watcher is an older binary, so it makes way.
+		if err := replaceWatcher(ctx, dir, pid); err != nil {
+			return err
+		}
+	}
+	sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " watch --serve >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
+	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", formatLiteral(sh)})
+	return err
+}
+
+// replaceWatcher stops the watcher pid and waits (briefly) for it to let go of the server.
+func replaceWatcher(ctx context.Context, dir string, pid int) error {
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("stop the old watcher (pid %d): %w", pid, err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for watch.Running(dir) == pid {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("the old watcher (pid %d) did not stop within 3s", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+func stopWatcher(ctx context.Context, l *loadContext) error {
+	pid := watch.Running(l.F.LockDir())
+	if pid > 0 {
+		if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return fmt.Errorf("stop the watcher (pid %d): %w", pid, err)
+		}
+	}
+	return nil
+}
+
+func watcherHooks(l *loadContext) map[string][]string {
+	sock := formatLiteral(l.F.SocketPath())
+	hooks := map[string][]string{}
+	for _, ev := range watcherHookEvents {
+		hooks[ev] = []string{tmuxconf.HookCommand(l.Bin, ev, "-S", sock, "hook", ev, "#{hook_pane}")}
+	}
+	return hooks
+}
+
+// shellWord quotes a word for /bin/sh.
+func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// formatLiteral keeps tmux's format expansion (run-shell expands #{…}) from touching a path.
+func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }

@@ -1,0 +1,182 @@
+package popup
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;?]*[a-zA-Z]")
+
+func visible(s string) string { return ansi.ReplaceAllString(s, "") }
+
+func rows(n int) []Row {
+	states := []string{"blocked", "done", "working", "idle", "unknown"}
+	now := time.Unix(1000, 0)
+	var out []Row
+	for i := 0; i < n; i++ {
+		out = append(out, Row{
+			PaneID: fmt.Sprintf("%%%d", i), Target: fmt.Sprintf("main:%d.0", i), Window: "w",
+			Agent: fmt.Sprintf("agent-%d", i), State: states[i%len(states)], Dir: "~/src/project/very/deep/path",
+			Message: "a message that is rather long and will not fit in a narrow column 日本語", Since: now.Add(-time.Duration(i) * time.Minute),
+		})
+	}
+	return out
+}
+
+// Every line of the view is exactly the terminal's width, at any size, whatever the rows hold.
+func TestViewFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {70, 19}, {120, 40}, {40, 10}, {23, 6}, {10, 3}, {1, 1}, {200, 5}} {
+		for _, n := range []int{0, 1, 3, 100} {
+			m := &Model{Width: size[0], Height: size[1], Now: time.Unix(1000, 0)}
+			m.SetRows(rows(n))
+			m.SetPreview(m.Selected(), []string{"line one", "\ttabbed\x07 bell", strings.Repeat("x", 300), "", ""})
+			for _, k := range []Key{{}, {Name: "end"}, {Name: "pgup"}, {Rune: 'a'}} {
+				if k.Name != "" || k.Rune != 0 {
+					m.Press(k)
+				}
+				lines := m.View()
+				if len(lines) != size[1] {
+					t.Fatalf("%dx%d, %d rows: %d lines", size[0], size[1], n, len(lines))
+				}
+				for i, l := range lines {
+					if w := Width(visible(l)); w != size[0] {
+						t.Fatalf("%dx%d, %d rows, after %+v: line %d is %d cells: %q", size[0], size[1], n, k, i, w, visible(l))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestKeys(t *testing.T) {
+	m := &Model{Width: 80, Height: 24}
+	m.SetRows(rows(10))
+	press := func(b string) {
+		for _, k := range DecodeKeys([]byte(b)) {
+			m.Press(k)
+		}
+	}
+	press("jj\x1b[B")
+	if m.Cursor != 3 {
+		t.Fatalf("j j down: cursor %d", m.Cursor)
+	}
+	press("k\x1b[A")
+	if m.Cursor != 1 {
+		t.Fatalf("k up: cursor %d", m.Cursor)
+	}
+	press("agent-7")
+	if !m.Filtering || m.Filter != "agent-7" || len(m.Visible()) != 1 || m.Selected() != "%7" {
+		t.Fatalf("filter %q: %d visible, selected %s", m.Filter, len(m.Visible()), m.Selected())
+	}
+	press("\x7f\x7f\x7f\x7f\x7f\x7f\x7f")
+	if m.Filtering || m.Filter != "" || len(m.Visible()) != 10 || m.Selected() != "%7" {
+		t.Fatalf("backspaced out: filtering %v, %q, selected %s", m.Filtering, m.Filter, m.Selected())
+	}
+	press("/q")
+	if m.Quit || m.Filter != "q" {
+		t.Fatalf("/ then q filters: quit %v filter %q", m.Quit, m.Filter)
+	}
+	press("\x1b")
+	if m.Quit || m.Filter != "" {
+		t.Fatal("esc clears a filter first")
+	}
+	press("\x1b[6~")
+	if m.Cursor != 9 {
+		t.Fatalf("page down: cursor %d", m.Cursor)
+	}
+	press("\r")
+	if !m.Quit || m.Choice != "%9" {
+		t.Fatalf("enter: quit %v choice %q", m.Quit, m.Choice)
+	}
+	m = &Model{Width: 80, Height: 24}
+	m.SetRows(rows(2))
+	press("q")
+	if !m.Quit || m.Choice != "" {
+		t.Fatal("q closes without a choice")
+	}
+	m = &Model{Width: 80, Height: 24}
+	press("\x1b")
+	if !m.Quit {
+		t.Fatal("esc closes")
+	}
+	m = &Model{Width: 80, Height: 24}
+	press("\r")
+	if m.Quit {
+		t.Fatal("enter on an empty list does nothing")
+	}
+}
+
+// A refresh keeps the cursor on the same pane, wherever it moved in the order.
+func TestRefreshKeepsSelection(t *testing.T) {
+	m := &Model{Width: 80, Height: 24}
+	rs := rows(5)
+	m.SetRows(rs)
+	m.Press(Key{Name: "down"})
+	m.Press(Key{Name: "down"})
+	sel := m.Selected()
+	m.SetRows([]Row{rs[4], rs[2], rs[0]})
+	if m.Selected() != sel {
+		t.Fatalf("selected %s after refresh, want %s", m.Selected(), sel)
+	}
+	m.SetRows(rs[3:])
+	if m.Selected() != rs[3].PaneID {
+		t.Fatalf("selection gone: cursor on %s, want the first row", m.Selected())
+	}
+}
+
+// With more agents than rows, the cursor's row is always drawn.
+func TestScrolls(t *testing.T) {
+	m := &Model{Width: 80, Height: 24}
+	m.SetRows(rows(100))
+	for i := 0; i < 100; i++ {
+		m.Press(Key{Name: "down"})
+		found := false
+		for _, l := range m.View() {
+			if strings.Contains(visible(l), m.Visible()[m.Cursor].Agent+" ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("cursor row %d not on screen", m.Cursor)
+		}
+	}
+}
+
+func TestFit(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"abc", 5, "abc  "},
+		{"abcdef", 4, "abc…"},
+		{"日本語", 4, "日… "},
+		{"abc", 0, ""},
+	} {
+		if got := Fit(c.s, c.w); got != c.want {
+			t.Errorf("Fit(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+	if got := FitLeft("/home/me/src/project", 10); got != "…c/project" {
+		t.Errorf("FitLeft = %q", got)
+	}
+}
+
+func TestDecodeKeys(t *testing.T) {
+	got := DecodeKeys([]byte("a\x1b[A\x1b[B\x1bOA\x1b[5~\x1b[6~\x1b[H\x1b[F\r\x7f\x03\x1b[99~é"))
+	var names []string
+	for _, k := range got {
+		if k.Name == "" {
+			names = append(names, string(k.Rune))
+		} else {
+			names = append(names, k.Name)
+		}
+	}
+	want := "a up down up pgup pgdown home end enter backspace ctrl-c é"
+	if strings.Join(names, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(names, " "), want)
+	}
+}

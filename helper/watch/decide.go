@@ -1,0 +1,88 @@
+package watch
+
+import (
+	"github.com/taw-tmux/taw/helper/report"
+)
+
+// Facts are what one look found out about a pane's processes and screen, the input of Decide.
+type Facts struct {
+	// Known: the pane's processes could be read this look. When false nothing is decided: a
+	// pane whose process table could not be read keeps what it has.
+	Known bool
+	// Dead: the pane's process has exited and tmux keeps the pane (remain-on-exit).
+	Dead bool
+	// AtPrompt: the pane's own shell holds its terminal, that is the shell is back at its prompt
+	// and nothing runs in front of it.
+	AtPrompt bool
+	// Agent is the detected agent in front of the pane, "" for none.
+	Agent string
+	// Classified: the screen was read this look and State is its verdict ("" keeps the stored
+	// state: a rule that says nothing, or an agent without rules).
+	Classified bool
+	State      string
+}
+
+// Decision is what Decide wants written: the new record and @agent_restored.
+type Decision struct {
+	Record   report.Record
+	Restored int64  // unix ms, 0: unset
+	Gone     bool   // the agent was cleared: its process ended
+	Why      string // for the log and explain
+}
+
+// Decide is the watcher's whole write rule for one pane, pure so it can be tested as a table.
+//
+//   - A dead pane has no agent: everything is cleared.
+//   - The pane's own shell at its prompt means the agent's process has ended: agent, state,
+//     session and resume command are cleared with report.AgentGone — except for a record a
+//     restore put back (@agent_restored set) less than grace ago, whose typed command has not
+//     started yet.
+//   - Anything else in front: the restore's grace is over (its command started), and the
+//     detected agent and its screen state are set; a hook holding the pane is left alone
+//     (report.Record.Effective decides between them).
+func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis int64) Decision {
+	d := Decision{Record: rec, Restored: restored}
+	switch {
+	case !f.Known:
+		d.Why = "processes unreadable: nothing decided"
+		return d
+	case f.Dead:
+		if HasAgent(rec) {
+			d.Record, d.Gone = report.AgentGone(rec), true
+		}
+		d.Restored = 0
+		d.Why = "the pane's process has exited"
+		return d
+	case f.AtPrompt:
+		if restored > 0 && nowMillis-restored < graceMillis {
+			d.Record.Detected, d.Record.DetectedState = "", ""
+			d.Why = "restored: waiting for the typed command to start"
+			return d
+		}
+		d.Restored = 0
+		d.Why = "the pane's shell is at its prompt"
+		if HasAgent(rec) {
+			d.Record, d.Gone = report.AgentGone(rec), true
+			d.Why = "the pane's shell is back at its prompt: the agent's process has ended"
+		}
+		return d
+	}
+	d.Restored = 0
+	if d.Record.Detected != f.Agent {
+		d.Record.Detected, d.Record.DetectedState = f.Agent, ""
+	}
+	if f.Agent == "" {
+		d.Record.DetectedState = ""
+	} else if f.Classified && f.State != "" {
+		d.Record.DetectedState = f.State
+	}
+	d.Why = "a program runs in front of the shell"
+	return d
+}
+
+// HasAgent says whether a record holds anything of an agent: a holder, a detected agent, a
+// session or a resume command.
+func HasAgent(r report.Record) bool {
+	return r.Source != "" || r.Kind != "" || r.Detected != "" || len(r.Resume) > 0 ||
+		r.ResumeSource != "" || r.SessionSource != "" || r.SessionID != ""
+}

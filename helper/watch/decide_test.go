@@ -1,0 +1,72 @@
+package watch
+
+import (
+	"testing"
+
+	"github.com/taw-tmux/taw/helper/report"
+)
+
+func TestDecide(t *testing.T) {
+	const now, grace = 100_000, 30_000
+	held := report.Record{Source: "s", Kind: "claude", ReportedState: "working",
+		Detected: "claude", DetectedState: "idle",
+		Resume: []string{"claude", "--resume", "x"}, ResumeSource: "s", ResumeAgent: "claude",
+		SessionID: "x", SessionSource: "s", SessionAgent: "claude",
+		Seq: report.Book{{Source: "s", Seq: 3}, {Source: "other", Seq: 9}}}
+	screen := report.Record{Detected: "codex", DetectedState: "working"}
+	tests := []struct {
+		name      string
+		rec       report.Record
+		restored  int64
+		f         Facts
+		wantAgent string
+		wantState string
+		wantRest  int64
+		wantGone  bool
+	}{
+		{name: "unreadable processes decide nothing", rec: held, f: Facts{},
+			wantAgent: "claude", wantState: "working"},
+		{name: "shell at its prompt clears a held pane", rec: held, f: Facts{Known: true, AtPrompt: true},
+			wantGone: true},
+		{name: "shell at its prompt clears a report on an idle shell", rec: report.Record{Source: "s", Kind: "my-agent", ReportedState: "idle"},
+			f: Facts{Known: true, AtPrompt: true}, wantGone: true},
+		{name: "a restored record waits for its command", rec: held, restored: now - 5_000, f: Facts{Known: true, AtPrompt: true},
+			wantAgent: "claude", wantState: "working", wantRest: now - 5_000},
+		{name: "a restored record goes after the grace", rec: held, restored: now - 31_000, f: Facts{Known: true, AtPrompt: true},
+			wantGone: true},
+		{name: "the restored command started: the grace ends", rec: held, restored: now - 5_000, f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle"},
+			wantAgent: "claude", wantState: "working"},
+		{name: "a dead pane has no agent", rec: held, restored: now, f: Facts{Known: true, Dead: true}, wantGone: true},
+		{name: "a hook keeps its state over the screen", rec: held, f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle"},
+			wantAgent: "claude", wantState: "working"},
+		{name: "a blocker on screen shows over the hook", rec: held, f: Facts{Known: true, Agent: "claude", Classified: true, State: "blocked"},
+			wantAgent: "claude", wantState: "blocked"},
+		{name: "no hook: the screen decides", rec: screen, f: Facts{Known: true, Agent: "codex", Classified: true, State: "blocked"},
+			wantAgent: "codex", wantState: "blocked"},
+		{name: "a screen rule that says nothing keeps the state", rec: screen, f: Facts{Known: true, Agent: "codex", Classified: true, State: ""},
+			wantAgent: "codex", wantState: "working"},
+		{name: "another program in front: no detected agent", rec: screen, f: Facts{Known: true},
+			wantAgent: "", wantState: ""},
+		{name: "a new agent starts unclassified (idle)", rec: screen, f: Facts{Known: true, Agent: "claude"},
+			wantAgent: "claude", wantState: "idle"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Decide(tt.rec, tt.restored, tt.f, now, grace)
+			agent, state := d.Record.Effective()
+			if agent != tt.wantAgent || state != tt.wantState || d.Restored != tt.wantRest || d.Gone != tt.wantGone {
+				t.Errorf("got %q %q restored=%d gone=%t (%s), want %q %q restored=%d gone=%t",
+					agent, state, d.Restored, d.Gone, d.Why, tt.wantAgent, tt.wantState, tt.wantRest, tt.wantGone)
+			}
+			if d.Gone {
+				r := d.Record
+				if len(r.Resume) > 0 || r.SessionID != "" || r.Source != "" || r.Detected != "" {
+					t.Errorf("gone but the record keeps %+v", r)
+				}
+				if _, ok := r.Seq.Last("s"); ok {
+					t.Errorf("gone but the holder's seq numbers stay: %v", r.Seq)
+				}
+			}
+		})
+	}
+}

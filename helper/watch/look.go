@@ -1,0 +1,501 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// Defaults of the watcher's settings.
+const (
+	DefaultInterval = time.Second
+	DefaultGrace    = 30 * time.Second
+)
+
+// WakeChannel is the tmux wait-for channel taw's hooks signal to make the watcher look at once.
+const WakeChannel = "taw-wake"
+
+// Config is what a watcher needs.
+type Config struct {
+	Client  *tmux.Client
+	LockDir string
+	Rules   *detect.Rules
+	Now     func() time.Time
+	// Interval, when set, overrides @agent-wizard-watch-interval.
+	Interval time.Duration
+	// Observe: hand every look to the registered observers (only the server's own watcher does,
+	// so a debugging watcher beside it does not notify twice).
+	Observe bool
+	// Logf receives problems worth a line in the watcher's log; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Watcher looks at every pane of one server. It remembers, per pane, what it last found in front
+// of the pane and on its screen, so a look costs one stat file per pane unless something moved.
+type Watcher struct {
+	cfg      Config
+	nonce    string
+	memo     map[string]*paneMemo
+	prev     map[string]panestate.Pane // the previous look's panes, for transitions
+	looks    int
+	interval time.Duration
+	grace    time.Duration
+	logged   map[string]time.Time
+}
+
+// paneMemo is what the watcher keeps of one pane between looks.
+type paneMemo struct {
+	pid       int // the pane's process; a respawned pane starts over
+	probed    bool
+	probedNow bool // the foreground group was read in this look
+	tpgid     int  // the terminal's foreground process group at the last probe
+	atPrompt  bool
+	agent     string
+	why       string
+
+	fingerprint string // of the content at the last capture
+	capturedSec int64  // unix seconds of the last capture
+	classified  bool
+	verdict     detect.Verdict
+	hot         int // looks to come whose first call captures this screen too
+}
+
+// New makes a watcher.
+func New(cfg Config) *Watcher {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Watcher{
+		cfg:      cfg,
+		nonce:    newNonce(),
+		memo:     map[string]*paneMemo{},
+		interval: DefaultInterval,
+		grace:    DefaultGrace,
+		logged:   map[string]time.Time{},
+	}
+}
+
+// Interval is how long the watcher waits between looks: the flag, else the setting as last read.
+func (w *Watcher) Interval() time.Duration {
+	if w.cfg.Interval > 0 {
+		return w.cfg.Interval
+	}
+	return w.interval
+}
+
+// Stats counts what one look did, for the benchmark and the log.
+type Stats struct {
+	Panes, Probes, Captures, Writes, TmuxCalls int
+}
+
+// Look is one look at every pane: one tmux call for the panes, the clients and the screens that
+// changed at the last look, one stat file per pane, the process tree only of panes whose
+// foreground group changed, at most one more tmux call for the other screens that may have
+// changed, and writes only where something changed. The observers get the
+// result. An error is returned only when the first call fails (the server is gone, or tmux did
+// not answer); a problem with one pane is logged and the others go on.
+func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
+	var st Stats
+	// The screens that changed at the last look most likely changed again (an agent at work
+	// repaints all the time): they are captured in the same call, and dropped if they did not.
+	hot := w.hotPanes()
+	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce), captureCmds(w.nonce, hot)...)...)
+	st.TmuxCalls++
+	data := parseLook(out, w.nonce)
+	if err != nil && !(data.complete && len(hot) > 0) {
+		// Only a hot pane that closed in between may fail the call after the panes were listed.
+		return nil, st, err
+	}
+	early, _ := parseCaptures(out, w.nonce)
+	now := w.cfg.Now()
+	for _, row := range data.bad {
+		w.logf("skip an unreadable pane row: %.80q", row)
+	}
+	w.readSettings(data.settings)
+	st.Panes = len(data.panes)
+
+	facts := make([]Facts, len(data.panes))
+	screens := map[string][]string{}
+	var toCapture []string
+	for i, p := range data.panes {
+		m := w.memo[p.ID]
+		if m == nil || m.pid != p.PID {
+			m = &paneMemo{pid: p.PID}
+			w.memo[p.ID] = m
+		}
+		facts[i] = w.probe(p, m)
+		st.Probes += boolInt(m.probedNow)
+		if m.hot > 0 {
+			m.hot--
+		}
+		if m.agent == "" || !w.needsCapture(p, m) {
+			continue
+		}
+		m.hot = hotLooks
+		if lines := early[p.ID]; len(lines) > 0 {
+			screens[p.ID] = lines
+		} else {
+			toCapture = append(toCapture, p.ID)
+		}
+	}
+	if len(toCapture) > 0 {
+		more, calls := w.capture(ctx, toCapture)
+		st.TmuxCalls += calls
+		for id, lines := range more {
+			screens[id] = lines
+		}
+	}
+	st.Captures = len(screens)
+	for i, p := range data.panes {
+		lines, ok := screens[p.ID]
+		if !ok {
+			continue
+		}
+		m := w.memo[p.ID]
+		m.verdict = w.cfg.Rules.Classify(m.agent, detect.Screen{Lines: lines, Title: p.Title})
+		m.classified = true
+		m.fingerprint = fingerprint(p)
+		m.capturedSec = now.Unix()
+		facts[i].Classified, facts[i].State = true, m.verdict.State
+	}
+	for i, p := range data.panes {
+		if m := w.memo[p.ID]; m.agent != "" && m.classified && !facts[i].Classified {
+			// The screen has not changed since it was last read: its verdict stands.
+			facts[i].Classified, facts[i].State = true, m.verdict.State
+		}
+	}
+
+	nowMs := now.UnixMilli()
+	panes := make([]panestate.Pane, len(data.panes))
+	for i, p := range data.panes {
+		panes[i] = p
+		if !w.wants(p, facts[i], nowMs) {
+			continue
+		}
+		written, calls, err := w.write(ctx, p, facts[i], nowMs)
+		st.TmuxCalls += calls
+		if err != nil {
+			w.logf("write pane %s: %v", p.ID, err)
+			continue
+		}
+		if written != nil {
+			panes[i] = *written
+			st.Writes++
+		}
+	}
+
+	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: data.clients, Now: now}
+	look.Transitions = w.transitions(panes, now)
+	w.forget(panes)
+	w.looks++
+	if w.cfg.Observe {
+		for _, o := range Observers() {
+			w.observe(ctx, o, look)
+		}
+	}
+	return look, st, nil
+}
+
+// observe hands the look to one observer; a panic in one feature is logged and does not stop
+// the watcher or the other observers.
+func (w *Watcher) observe(ctx context.Context, o Observer, l *Look) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.logf("observer %s panicked: %v", o.Name(), r)
+		}
+	}()
+	o.Observe(ctx, l)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// hotLooks is how many looks after a needed capture the screen is captured with the first call:
+// two, so that an agent repainting about once a second, a little slower than the looks, still
+// costs one call a look.
+const hotLooks = 2
+
+// hotPanes are the panes whose screens the last look had to read, in a stable order.
+func (w *Watcher) hotPanes() []string {
+	var ids []string
+	for id, m := range w.memo {
+		if m.hot > 0 {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// probe finds what is in front of the pane: one stat file, and the whole foreground group only
+// when it differs from the last look's.
+func (w *Watcher) probe(p panestate.Pane, m *paneMemo) Facts {
+	m.probedNow = false
+	if p.Dead {
+		m.probed, m.agent, m.atPrompt = false, "", false
+		return Facts{Known: true, Dead: true}
+	}
+	_, tpgid, err := procinfo.ShellInFront(p.PID)
+	if err != nil {
+		// The pane's process is going (or has no terminal): nothing is decided until it is clear.
+		m.probed = false
+		return Facts{}
+	}
+	if !m.probed || tpgid != m.tpgid {
+		m.probedNow = true
+		leader, group, shellInFront, err := procinfo.Foreground(p.PID)
+		if err != nil {
+			m.probed = false
+			return Facts{}
+		}
+		m.probed, m.tpgid = true, tpgid
+		m.atPrompt = shellInFront && IsInteractiveShell(leader)
+		agent, why := "", "the pane's shell is at its prompt"
+		if !m.atPrompt {
+			agent, why = detect.Identify(leader, group)
+		}
+		if agent != m.agent {
+			m.classified, m.fingerprint = false, ""
+		}
+		m.agent, m.why = agent, why
+	}
+	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent}
+}
+
+// fingerprint changes whenever the pane's content may have: the window's last output (whole
+// seconds), the cursor, the scrollback, the alternate screen, the size and the title.
+func fingerprint(p panestate.Pane) string {
+	return fmt.Sprintf("%d|%d|%d,%d|%t|%dx%d|%s", p.Activity, p.HistorySize, p.CursorX, p.CursorY, p.AltScreen, p.Width, p.Height, p.Title)
+}
+
+// needsCapture says whether the agent's screen may differ from the one last classified. The
+// window's activity time has whole seconds, so output in the same second as the last capture
+// may have come after it: such a screen is read once more.
+func (w *Watcher) needsCapture(p panestate.Pane, m *paneMemo) bool {
+	if w.cfg.Rules.Set(m.agent) == nil {
+		// No rules: every screen of this agent reads the same (the idle fallback).
+		if !m.classified {
+			m.verdict, m.classified = w.cfg.Rules.Classify(m.agent, detect.Screen{}), true
+		}
+		return false
+	}
+	return !m.classified || fingerprint(p) != m.fingerprint || p.Activity >= m.capturedSec
+}
+
+// capture reads the screens of ids in one tmux call. A pane that closed in between stops tmux's
+// command list, so the panes after it are read again in another call, without it.
+func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]string, int) {
+	all := map[string][]string{}
+	calls := 0
+	for len(ids) > 0 && calls <= len(ids) {
+		out, err := w.cfg.Client.Run(ctx, captureCmds(w.nonce, ids)...)
+		calls++
+		screens, order := parseCaptures(out, w.nonce)
+		done := 0
+		for _, id := range order {
+			if lines := screens[id]; len(lines) > 0 {
+				all[id] = lines
+				done++
+			}
+		}
+		if err == nil {
+			break
+		}
+		var te *tmux.Error
+		if errors.As(err, &te) && te.Code == "server_not_running" {
+			break
+		}
+		// The pane after the last one read is the one that failed: skip it.
+		failed := done
+		if failed < len(ids) {
+			w.logf("capture pane %s: %v", ids[failed], err)
+		}
+		ids = ids[min(failed+1, len(ids)):]
+	}
+	return all, calls
+}
+
+// wants says whether the pane's stored record differs from what the facts call for.
+func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) bool {
+	d := Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
+	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
+	next[panestate.OptRestored] = formatRestored(d.Restored)
+	return len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
+}
+
+// write applies the decision under the pane's lock, to the pane as it is now: a report may have
+// landed since the look's first call. A shell seen at its prompt is checked once more, so an
+// agent that started (and reported) in between is not cleared.
+func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs int64) (*panestate.Pane, int, error) {
+	unlock, err := panestate.Lock(w.cfg.LockDir, p.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
+	fresh, err := panestate.Read(ctx, w.cfg.Client, p.ID)
+	if err != nil {
+		var te *tmux.Error
+		if errors.As(err, &te) && te.Code == "pane_not_found" {
+			return nil, 1, nil
+		}
+		return nil, 1, err
+	}
+	if f.AtPrompt && !fresh.Dead {
+		if in, tpgid, err := procinfo.ShellInFront(fresh.PID); err != nil || !in || tpgid != w.memo[p.ID].tpgid {
+			return nil, 1, nil // something started: the next look sees it
+		}
+	}
+	d := Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
+	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
+	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
+	if err != nil {
+		return nil, 2, err
+	}
+	if d.Gone {
+		w.logf("pane %s: %s", p.ID, d.Why)
+	}
+	return &written, 2, nil
+}
+
+func restoredAt(p panestate.Pane) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(p.Options[panestate.OptRestored]), 10, 64)
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+func formatRestored(ms int64) string {
+	if ms <= 0 {
+		return ""
+	}
+	return strconv.FormatInt(ms, 10)
+}
+
+// transitions compares this look's effective agents and states with the previous look's. The
+// first look is the baseline and has none.
+func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transition {
+	cur := make(map[string]panestate.Pane, len(panes))
+	for _, p := range panes {
+		cur[p.ID] = p
+	}
+	defer func() { w.prev = cur }()
+	if w.prev == nil {
+		return nil
+	}
+	var out []Transition
+	for _, p := range panes {
+		old, seen := w.prev[p.ID]
+		if seen && old.Agent() == p.Agent() && old.State() == p.State() {
+			continue
+		}
+		if !seen && p.Agent() == "" {
+			continue // a new plain pane
+		}
+		t := Transition{PaneID: p.ID, ToAgent: p.Agent(), ToState: p.State(), Pane: p, At: now}
+		if seen {
+			t.FromAgent, t.FromState = old.Agent(), old.State()
+		}
+		out = append(out, t)
+	}
+	for id, old := range w.prev {
+		if _, ok := cur[id]; !ok {
+			out = append(out, Transition{PaneID: id, FromAgent: old.Agent(), FromState: old.State(), Gone: true, Pane: old, At: now})
+		}
+	}
+	return out
+}
+
+// forget drops what the watcher kept of panes that closed, and their lock files. Pane ids are
+// never reused by a server, so a pane seen before and missing now is gone for good.
+func (w *Watcher) forget(panes []panestate.Pane) {
+	alive := make(map[string]bool, len(panes))
+	for _, p := range panes {
+		alive[p.ID] = true
+	}
+	for id := range w.memo {
+		if !alive[id] {
+			delete(w.memo, id)
+			_ = os.Remove(panestate.LockPath(w.cfg.LockDir, id))
+		}
+	}
+	if w.looks == 0 {
+		SweepLocks(w.cfg.LockDir, alive)
+	}
+}
+
+// SweepLocks removes the lock files of panes that no longer exist. alive is every pane of the
+// server as just listed. Only files of panes numbered below the highest listed one go: a pane
+// created after the list has a higher number, and its lock may be in use.
+func SweepLocks(dir string, alive map[string]bool) {
+	highest := -1
+	for id := range alive {
+		if n, err := strconv.Atoi(strings.TrimPrefix(id, "%")); err == nil && n > highest {
+			highest = n
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		num, ok := strings.CutPrefix(name, "pane-")
+		if !ok {
+			continue
+		}
+		num, ok = strings.CutSuffix(num, ".lock")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil || n >= highest || alive["%"+num] {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, name))
+	}
+}
+
+func (w *Watcher) readSettings(s map[string]string) {
+	if d, ok := parseInterval(s["@agent-wizard-watch-interval"], DefaultInterval); ok {
+		w.interval = d
+	} else {
+		w.interval = DefaultInterval
+		w.logf("@agent-wizard-watch-interval is %q, not a duration such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
+	}
+	if d, ok := parseDuration(s["@agent-wizard-restore-grace"], DefaultGrace, 0, time.Hour); ok {
+		w.grace = d
+	} else {
+		w.grace = DefaultGrace
+		w.logf("@agent-wizard-restore-grace is %q, not a duration such as 30s: using 30s", s["@agent-wizard-restore-grace"])
+	}
+}
+
+// logf logs a problem, the same message at most once a minute.
+func (w *Watcher) logf(format string, args ...any) {
+	if w.cfg.Logf == nil {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	now := time.Now()
+	if t, ok := w.logged[msg]; ok && now.Sub(t) < time.Minute {
+		return
+	}
+	if len(w.logged) > 1000 {
+		w.logged = map[string]time.Time{}
+	}
+	w.logged[msg] = now
+	w.cfg.Logf("%s", msg)
+}

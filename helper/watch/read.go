@@ -1,0 +1,191 @@
+package watch
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// The look's first tmux call prints every pane, a marker line, every client, and a last marker
+// line carrying the watcher's settings. Markers hold a random nonce so no pane row, client row or
+// screen line can pass for one.
+
+const fieldSep = "\x1f"
+
+// clientFields are read for every client in the look's first call.
+var clientFields = []string{
+	"client_name", "client_tty", "session_id", "pane_id", "client_flags", "client_readonly",
+	"client_control_mode",
+}
+
+// watchSettings are the settings the watcher re-reads at every look, so a changed value applies
+// without a restart.
+var watchSettings = []string{"@agent-wizard-watch-interval", "@agent-wizard-restore-grace"}
+
+func newNonce() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// lookCmds is the look's first tmux call.
+func lookCmds(nonce string) []tmux.Cmd {
+	client := make([]string, len(clientFields))
+	for i, f := range clientFields {
+		client[i] = "#{" + f + "}"
+	}
+	settings := make([]string, len(watchSettings))
+	for i, s := range watchSettings {
+		settings[i] = "#{" + s + "}"
+	}
+	return []tmux.Cmd{
+		{"list-panes", "-a", "-F", panestate.Format()},
+		{"display-message", "-p", "taw-clients-" + nonce},
+		{"list-clients", "-F", strings.Join(client, fieldSep)},
+		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
+	}
+}
+
+// lookData is what the first call printed.
+type lookData struct {
+	complete bool // the last marker was printed: panes and clients are all there
+	panes    []panestate.Pane
+	bad      []string // rows that could not be read
+	clients  []Client
+	settings map[string]string
+}
+
+func parseLook(out, nonce string) lookData {
+	d := lookData{settings: map[string]string{}}
+	section := 0
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case line == "taw-clients-"+nonce:
+			section = 1
+			continue
+		case strings.HasPrefix(line, "taw-settings-"+nonce+fieldSep):
+			vals := strings.Split(strings.TrimPrefix(line, "taw-settings-"+nonce+fieldSep), fieldSep)
+			for i, s := range watchSettings {
+				if i < len(vals) {
+					d.settings[s] = vals[i]
+				}
+			}
+			section, d.complete = 2, true
+			continue
+		case line == "":
+			continue
+		}
+		switch section {
+		case 0:
+			p, err := panestate.ParseRow(line)
+			if err != nil {
+				d.bad = append(d.bad, line)
+				continue
+			}
+			d.panes = append(d.panes, p)
+		case 1:
+			if c, ok := parseClient(line); ok {
+				d.clients = append(d.clients, c)
+			}
+		}
+	}
+	return d
+}
+
+func parseClient(line string) (Client, bool) {
+	f := strings.Split(line, fieldSep)
+	if len(f) != len(clientFields) || f[2] == "" {
+		return Client{}, false // not attached to a session (yet)
+	}
+	flags := f[4]
+	return Client{
+		TTY:      f[1],
+		Session:  f[2],
+		PaneID:   f[3],
+		Focused:  flags == "" || hasFlag(flags, "focused"),
+		ReadOnly: f[5] == "1" || hasFlag(flags, "read-only"),
+		Control:  f[6] == "1" || hasFlag(flags, "control-mode"),
+	}, true
+}
+
+func hasFlag(flags, want string) bool {
+	for _, f := range strings.Split(flags, ",") {
+		if f == want {
+			return true
+		}
+	}
+	return false
+}
+
+// captureCmds captures the visible screens of the panes, each after a marker line naming it.
+func captureCmds(nonce string, ids []string) []tmux.Cmd {
+	cmds := make([]tmux.Cmd, 0, 2*len(ids))
+	for _, id := range ids {
+		cmds = append(cmds,
+			// display-message passes its text through strftime too, so the % of the id doubles.
+			tmux.Cmd{"display-message", "-p", "taw-screen-" + nonce + " " + strings.ReplaceAll(id, "%", "%%")},
+			tmux.Cmd{"capture-pane", "-p", "-t", id})
+	}
+	return cmds
+}
+
+// parseCaptures splits what captureCmds printed into each pane's lines. A pane whose capture
+// failed has a marker and no lines, and only the last pane printed can be that one.
+func parseCaptures(out, nonce string) (screens map[string][]string, order []string) {
+	screens = map[string][]string{}
+	prefix := "taw-screen-" + nonce + " "
+	cur := ""
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for _, line := range lines {
+		if strings.HasPrefix(line, prefix) {
+			cur = strings.TrimPrefix(line, prefix)
+			order = append(order, cur)
+			screens[cur] = nil
+			continue
+		}
+		if cur != "" {
+			screens[cur] = append(screens[cur], line)
+		}
+	}
+	return screens, order
+}
+
+// parseInterval reads the interval setting: a Go duration, or a number of seconds; bounded to
+// 100ms–1m; def when empty or unreadable.
+func parseInterval(s string, def time.Duration) (time.Duration, bool) {
+	return parseDuration(s, def, 100*time.Millisecond, time.Minute)
+}
+
+// ParseGrace reads @agent-wizard-restore-grace as the watcher does: a duration or a number of
+// seconds, at most an hour, DefaultGrace when empty or unreadable.
+func ParseGrace(s string) time.Duration {
+	d, _ := parseDuration(s, DefaultGrace, 0, time.Hour)
+	return d
+}
+
+func parseDuration(s string, def, min, max time.Duration) (time.Duration, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return def, true
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if secs, err2 := time.ParseDuration(s + "s"); err2 == nil {
+			d, err = secs, nil
+		}
+	}
+	if err != nil {
+		return def, false
+	}
+	if d < min {
+		d = min
+	}
+	if d > max {
+		d = max
+	}
+	return d, true
+}

@@ -1,0 +1,102 @@
+package watch
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseClient(t *testing.T) {
+	tests := []struct {
+		row  string
+		want Client
+		ok   bool
+	}{
+		{"c1\x1f/dev/pts/1\x1f$0\x1f%3\x1fattached,focused,UTF-8\x1f0\x1f0",
+			Client{TTY: "/dev/pts/1", Session: "$0", PaneID: "%3", Focused: true}, true},
+		// focus-events on and the terminal lost focus: no "focused" flag.
+		{"c1\x1f/dev/pts/1\x1f$0\x1f%3\x1fattached,UTF-8\x1f0\x1f0",
+			Client{TTY: "/dev/pts/1", Session: "$0", PaneID: "%3"}, true},
+		// flags unknown: taken as focused.
+		{"c1\x1f/dev/pts/2\x1f$1\x1f%4\x1f\x1f1\x1f0",
+			Client{TTY: "/dev/pts/2", Session: "$1", PaneID: "%4", Focused: true, ReadOnly: true}, true},
+		{"c2\x1f\x1f$0\x1f%0\x1fattached,focused,control-mode\x1f0\x1f1",
+			Client{Session: "$0", PaneID: "%0", Focused: true, Control: true}, true},
+		{"c3\x1f/dev/pts/3\x1f\x1f\x1f\x1f0\x1f0", Client{}, false}, // not attached yet
+		{"garbage", Client{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseClient(tt.row)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("parseClient(%q) = %+v, %t; want %+v, %t", tt.row, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestParseCaptures(t *testing.T) {
+	out := "taw-screen-n %1\nline a\n\nline b\ntaw-screen-n %2\nx\ntaw-screen-n %3\n"
+	screens, order := parseCaptures(out, "n")
+	if !reflect.DeepEqual(order, []string{"%1", "%2", "%3"}) {
+		t.Fatalf("order = %q", order)
+	}
+	if !reflect.DeepEqual(screens["%1"], []string{"line a", "", "line b"}) || !reflect.DeepEqual(screens["%2"], []string{"x"}) {
+		t.Errorf("screens = %q", screens)
+	}
+	if len(screens["%3"]) != 0 {
+		t.Errorf("a failed capture has no lines, got %q", screens["%3"])
+	}
+}
+
+func TestParseLookSections(t *testing.T) {
+	out := strings.Join([]string{
+		"not a pane row",
+		"taw-clients-n",
+		"c1\x1f/dev/pts/1\x1f$0\x1f%0\x1fattached,focused\x1f0\x1f0",
+		"taw-settings-n\x1f250ms\x1f5s",
+		"",
+	}, "\n")
+	d := parseLook(out, "n")
+	if len(d.panes) != 0 || len(d.bad) != 1 {
+		t.Errorf("panes %d bad %d, want 0 and 1", len(d.panes), len(d.bad))
+	}
+	if len(d.clients) != 1 || d.clients[0].PaneID != "%0" {
+		t.Errorf("clients = %+v", d.clients)
+	}
+	if d.settings["@agent-wizard-watch-interval"] != "250ms" || d.settings["@agent-wizard-restore-grace"] != "5s" {
+		t.Errorf("settings = %v", d.settings)
+	}
+}
+
+func TestParseInterval(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", time.Second, true},
+		{"500ms", 500 * time.Millisecond, true},
+		{"2", 2 * time.Second, true},
+		{"1ms", 100 * time.Millisecond, true}, // bounded
+		{"1h", time.Minute, true},
+		{"soon", time.Second, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseInterval(tt.in, time.Second)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseInterval(%q) = %s, %t; want %s, %t", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// display-message runs its text through strftime, where %5 is a conversion: the marker must
+// carry the pane id with its % doubled, or a capture is filed under the wrong pane (or none).
+func TestCaptureMarkersSurviveStrftime(t *testing.T) {
+	cmds := captureCmds("n", []string{"%5", "%12"})
+	if got := cmds[0][2]; got != "taw-screen-n %%5" {
+		t.Errorf("marker = %q, want the %% doubled", got)
+	}
+	if got := cmds[3]; got[len(got)-1] != "%12" {
+		t.Errorf("capture target = %q", got)
+	}
+}

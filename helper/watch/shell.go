@@ -1,0 +1,47 @@
+package watch
+
+import (
+	"path"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/procinfo"
+)
+
+// shells are the programs a pane's own process is when it is an interactive shell.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "oksh": true,
+	"pdksh": true, "yash": true, "ash": true, "busybox": true, "fish": true, "tcsh": true,
+	"csh": true, "nu": true, "elvish": true, "xonsh": true, "pwsh": true, "ion": true,
+	"osh": true, "ysh": true,
+}
+
+// IsInteractiveShell says whether a process is a shell waiting at its prompt rather than a shell
+// running a script or a -c command (sh -c 'agent …' is how tmux starts a pane's command): its
+// program is a shell and every argument is a flag other than -c.
+func IsInteractiveShell(p procinfo.Proc) bool {
+	name := p.Comm
+	argv := p.Argv
+	if len(argv) > 0 && argv[0] != "" {
+		name = path.Base(argv[0])
+	}
+	name = strings.TrimPrefix(name, "-") // a login shell's argv[0]
+	if !shells[name] {
+		return false
+	}
+	for _, a := range argvTail(argv) {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return false // a script
+		}
+		if !strings.HasPrefix(a, "--") && strings.Contains(a[1:], "c") {
+			return false // -c command (also -lc, -ic)
+		}
+	}
+	return true
+}
+
+func argvTail(argv []string) []string {
+	if len(argv) < 2 {
+		return nil
+	}
+	return argv[1:]
+}

@@ -1,0 +1,81 @@
+package tests
+
+import (
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Custom commands of the watcher's scripts.
+func init() {
+	// globwait <glob> {present|absent} [seconds]: poll until a file matches the glob, or none
+	// does (hooks run in the background, so their effects are waited for).
+	commands["globwait"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! globwait")
+		}
+		if len(args) < 2 || len(args) > 3 || (args[1] != "present" && args[1] != "absent") {
+			ts.Fatalf("usage: globwait <glob> {present|absent} [seconds]")
+		}
+		limit := waitLimit(ts, args, 2)
+		deadline := time.Now().Add(limit)
+		for {
+			m, err := filepath.Glob(ts.MkAbs(args[0]))
+			ts.Check(err)
+			if (len(m) > 0) == (args[1] == "present") {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("globwait: %s is still %v after %s, want %s", args[0], m, limit, args[1])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// pidwait <pid> [seconds]: poll until the process is gone.
+	commands["pidwait"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! pidwait")
+		}
+		if len(args) < 1 || len(args) > 2 {
+			ts.Fatalf("usage: pidwait <pid> [seconds]")
+		}
+		pid, err := strconv.Atoi(args[0])
+		if err != nil || pid <= 0 {
+			ts.Fatalf("pidwait: %q is not a process id", args[0])
+		}
+		limit := waitLimit(ts, args, 1)
+		deadline := time.Now().Add(limit)
+		for syscall.Kill(pid, 0) == nil {
+			if time.Now().After(deadline) {
+				ts.Fatalf("pidwait: process %d still runs after %s", pid, limit)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// nowms <name> [offset-seconds]: put the current unix time in milliseconds, plus the offset
+	// (which may be negative), in $name.
+	commands["nowms"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 1 || len(args) > 2 {
+			ts.Fatalf("usage: nowms <name> [offset-seconds]")
+		}
+		ms := time.Now().UnixMilli()
+		if len(args) == 2 {
+			off, err := strconv.ParseInt(args[1], 10, 64)
+			ts.Check(err)
+			ms += off * 1000
+		}
+		ts.Setenv(args[0], strconv.FormatInt(ms, 10))
+	}
+}
+
+func waitLimit(ts *testscript.TestScript, args []string, i int) time.Duration {
+	if len(args) <= i {
+		return 10 * time.Second
+	}
+	d, err := time.ParseDuration(args[i] + "s")
+	ts.Check(err)
+	return d
+}
