@@ -9,7 +9,6 @@ import (
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
-	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,7 +144,7 @@ func agentWaitRun(ctx context.Context, f *Factory, opts *agentWaitOptions) error
 		deadline = t.C
 	}
 	wake := make(chan struct{}, 1)
-	go waitForSignals(ctx, f.Tmux(), wake)
+	go f.Tmux().WaitLoop(ctx, panestate.SignalChannel, wake, waitBackstop)
 	tick := time.NewTicker(waitBackstop)
 	defer tick.Stop()
 
@@ -180,31 +179,6 @@ func agentWaitRun(ctx context.Context, f *Factory, opts *agentWaitOptions) error
 			return Errorf(CodeTimeout, "timed out after %s waiting for %s in pane %s (%s) to be %s; it is %s", opts.Timeout, agent, paneID, p.Target(), orList(opts.Until), shownOrNone(p))
 		case <-ctx.Done():
 			return ctx.Err()
-		}
-	}
-}
-
-// waitForSignals keeps one tmux wait-for client on the state channel and passes each wake-up on,
-// until ctx ends. A failed wait (the server going) is retried at the backstop's pace, not in a
-// busy loop.
-func waitForSignals(ctx context.Context, c *tmux.Client, wake chan<- struct{}) {
-	w := *c
-	w.Timeout = 24 * time.Hour
-	for ctx.Err() == nil {
-		_, err := w.Run(ctx, tmux.Cmd{"wait-for", panestate.SignalChannel})
-		if ctx.Err() != nil {
-			return
-		}
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
-		if err != nil {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(waitBackstop):
-			}
 		}
 	}
 }

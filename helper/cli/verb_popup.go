@@ -77,7 +77,7 @@ func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	wake := make(chan struct{}, 1)
-	go waitForSignals(ctx, c, wake)
+	go c.WaitLoop(ctx, panestate.SignalChannel, wake, waitBackstop)
 	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now)
 	if err != nil || choice == "" {
 		return err

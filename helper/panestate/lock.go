@@ -1,13 +1,14 @@
 package panestate
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // LockDir is the folder of one server's lock files: beside tmux's own socket folder, named after
@@ -38,22 +39,5 @@ func Lock(dir, paneID string) (unlock func(), err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	f, err := os.OpenFile(LockPath(dir, paneID), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return filelock.Lock(LockPath(dir, paneID))
 }

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -119,18 +120,11 @@ func (a *Autosaver) saveWhenQuiet(ctx context.Context) (string, error) {
 }
 
 func (a *Autosaver) tryLock() (func(), bool) {
-	f, err := os.OpenFile(a.lockPath(), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
+	unlock, held, err := filelock.TryLock(a.lockPath())
+	if err != nil || held {
 		return nil, false
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, false
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, true
+	return unlock, true
 }
 
 func (a *Autosaver) read(path string) string {

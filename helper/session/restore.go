@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -128,6 +129,12 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 			starter.Bin = "tmux"
 		}
 		out, err = starter.Run(ctx, cmds[0])
+		// A server that was just killed may still accept a connection while it exits; the next
+		// try starts the new one.
+		for try := 0; try < 5 && isServerGone(err); try++ {
+			time.Sleep(100 * time.Millisecond)
+			out, err = starter.Run(ctx, cmds[0])
+		}
 		if err == nil && len(cmds) > 1 {
 			var more string
 			more, err = r.Client.Run(ctx, cmds[1:]...)
@@ -421,4 +428,9 @@ func outputLines(out string) []string {
 func DirExists(dir string) bool {
 	st, err := os.Stat(dir)
 	return err == nil && st.IsDir()
+}
+
+func isServerGone(err error) bool {
+	var te *tmux.Error
+	return errors.As(err, &te) && te.Code == "server_not_running"
 }

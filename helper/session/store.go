@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -238,21 +240,11 @@ func (s *Store) rotate(name string) error {
 }
 
 func (s *Store) lock(name string) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(s.Dir, "."+name+".json.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, err := filelock.Lock(filepath.Join(s.Dir, "."+name+".json.lock"))
 	if err != nil {
 		return nil, fmt.Errorf("lock save %q: %w", name, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock save %q: %w", name, err)
-	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	return unlock, nil
 }
 
 // removeStaleTemps deletes temporary files left by writers that died (a killed save).

@@ -14,15 +14,21 @@ const HookMarker = "TAW_HOOK="
 // HookCommand is the tmux command a hook runs: taw in the background, its output discarded
 // (run-shell would otherwise show it in the pane), tagged with the event name.
 func HookCommand(bin, event string, args ...string) string {
+	return "run-shell -b " + tmuxfmt.QuoteString(taggedShell(HookMarker, event, bin, args))
+}
+
+// taggedShell is the /bin/sh line of a hook or key: a marker naming what it is for, the taw
+// binary and its arguments quoted, and its output discarded.
+func taggedShell(marker, name, bin string, args []string) string {
 	var sh strings.Builder
-	sh.WriteString(HookMarker + event + " ")
+	sh.WriteString(marker + name + " ")
 	sh.WriteString(shellQuote(bin))
 	for _, a := range args {
 		sh.WriteByte(' ')
 		sh.WriteString(shellQuote(a))
 	}
 	sh.WriteString(" >/dev/null 2>&1")
-	return "run-shell -b " + tmuxfmt.QuoteString(sh.String())
+	return sh.String()
 }
 
 // shellQuote quotes a word for /bin/sh; a format such as #{hook_pane} stays expandable by tmux

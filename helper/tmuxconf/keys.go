@@ -70,15 +70,7 @@ func UnbindOurs(ctx context.Context, c *tmux.Client) error {
 
 // KeyShell is a run-shell command for a binding: taw with args, tagged, in the background.
 func KeyShell(bin, name string, args ...string) []string {
-	var sh strings.Builder
-	sh.WriteString(KeyMarker + name + " ")
-	sh.WriteString(shellQuote(bin))
-	for _, a := range args {
-		sh.WriteByte(' ')
-		sh.WriteString(shellQuote(a))
-	}
-	sh.WriteString(" >/dev/null 2>&1")
-	return []string{"run-shell", "-b", sh.String()}
+	return []string{"run-shell", "-b", taggedShell(KeyMarker, name, bin, args)}
 }
 
 func sortedKeys(m map[string][]string) []string {

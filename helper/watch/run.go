@@ -22,7 +22,7 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	defer cancel()
 	wake := make(chan struct{}, 1)
 	for _, ch := range []string{panestate.SignalChannel, WakeChannel} {
-		go w.waitLoop(ctx, ch, wake)
+		go w.cfg.Client.WaitLoop(ctx, ch, wake, time.Second)
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -58,31 +58,6 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 			}
 		}
 		timer.Reset(w.Interval())
-	}
-}
-
-// waitLoop waits on a tmux wait-for channel and passes every signal on. A signal sent while no
-// one waits leaves the channel woken, so the next wait returns at once: none is lost.
-func (w *Watcher) waitLoop(ctx context.Context, channel string, wake chan<- struct{}) {
-	c := *w.cfg.Client
-	c.Timeout = 10 * time.Minute
-	for ctx.Err() == nil {
-		_, err := c.Run(ctx, tmux.Cmd{"wait-for", channel})
-		if ctx.Err() != nil {
-			return
-		}
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
-		if err != nil {
-			// The server may be gone (the next look finds out) or tmux refused: do not spin.
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Second):
-			}
-		}
 	}
 }
 
