@@ -38,7 +38,15 @@ type Host struct {
 
 	mu   sync.Mutex
 	next int // the next window index
+	// deadSince is when a pane was first seen dead with no exit status yet. tmux 3.3a marks a pane
+	// dead when its terminal closes, which can come before the process is reaped and its status
+	// recorded; a process killed by a signal never gets one. So a dead pane with no status is
+	// only taken as killed once it has stayed so for statusWait.
+	deadSince map[string]time.Time
 }
+
+// statusWait is how long a dead pane may wait for its exit status before it counts as killed.
+const statusWait = time.Second
 
 // Pane is one generation of a pane: a tmux window with its first process.
 type Pane struct {
@@ -273,6 +281,7 @@ func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
 		return nil, err
 	}
 	st := map[string]Status{}
+	now := time.Now()
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
@@ -285,9 +294,31 @@ func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
 				s.ExitCode = &c
 			}
 		}
+		if s.Dead && s.ExitCode == nil && !h.killedLongEnough(f[0], now) {
+			s.Dead = false
+		}
 		st[f[0]] = s
 	}
 	return st, nil
+}
+
+// killedLongEnough says whether a dead pane without an exit status has waited long enough for one.
+func (h *Host) killedLongEnough(paneID string, now time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.deadSince == nil {
+		h.deadSince = map[string]time.Time{}
+	}
+	first, ok := h.deadSince[paneID]
+	if !ok {
+		h.deadSince[paneID] = now
+		return false
+	}
+	if now.Sub(first) < statusWait {
+		return false
+	}
+	delete(h.deadSince, paneID)
+	return true
 }
 
 // Shutdown kills every given pane's tree, then the server (or the borrowed server's session),
