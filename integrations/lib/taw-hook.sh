@@ -123,12 +123,13 @@ __taw_deliver() {
 	__taw_lock="$__taw_dir/$__taw_key.lock"
 	__taw_tries=0
 	until mkdir "$__taw_lock" 2>/dev/null; do
+		# The folder itself is gone (a cleaned temporary directory): nothing to wait for.
+		[ -d "$__taw_dir" ] || return 0
 		__taw_tries=$((__taw_tries + 1))
-		# A holder that died leaves its lock; after 5 s the lock is taken over.
-		if [ "$__taw_tries" -gt 100 ]; then
-			rm -rf "$__taw_lock"
-			__taw_tries=0
-		fi
+		# A holder that died leaves its lock: every 5 s the lock is taken over. After 15 s this
+		# report gives up; a later one says the same thing, and a waiter never lives on.
+		[ "$__taw_tries" -gt 300 ] && return 0
+		[ $((__taw_tries % 100)) -eq 0 ] && rm -rf "$__taw_lock"
 		sleep 0.05 2>/dev/null || sleep 1
 	done
 	__taw_now=

@@ -58,10 +58,10 @@ type Pane struct {
 	done     chan struct{}
 }
 
-// Start creates the session. Its first window is a lifeline: it blocks reading a FIFO that only
-// this process holds open, and when this process dies, however it dies, the read ends and the
-// window kills the server (or, on a borrowed server, the session). So panes never outlive the
-// daemon.
+// Start creates the session. Its first window is a lifeline: it reads a FIFO that only this
+// process holds open and watches this process's pid, and when this process dies, however and
+// whenever it dies, the window kills the server (or, on a borrowed server, the session). So panes
+// never outlive the daemon.
 func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err := os.MkdirAll(cfg.RunDir, 0o700); err != nil {
 		return nil, fmt.Errorf("make run directory: %w", err)
@@ -76,7 +76,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if !cfg.Own {
 		ending = "kill-session -t '=" + Session + "'"
 	}
-	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1; exec \"$1\" %s' %s %s", ending, shellQuote(life), shellQuote(cfg.TmuxPath))
+	// The FIFO ends the wait at once when this process dies; the pid check covers a death before
+	// this process opened its end, when the FIFO's reader would wait for a writer forever.
+	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1 & while kill -0 \"$2\" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done; exec \"$1\" %s' %s %s %d", ending, shellQuote(life), shellQuote(cfg.TmuxPath), os.Getpid())
 	if cfg.Own {
 		// A server left by a daemon that was killed before its lifeline fired.
 		_, _ = cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
