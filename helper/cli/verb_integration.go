@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -348,3 +349,20 @@ func tawBinary(f *Factory) (string, error) {
 	}
 	return exe, nil
 }
+
+// herdrEnvStep applies @agent-wizard-herdr-env when the plugin loads: on sets HERDR_ENV,
+// HERDR_BIN_PATH (the binary the plugin runs) and HERDR_PANE_ID=%calling in tmux's global
+// environment after clearing the terminal's own herdr values; off, or unload, removes the three
+// while HERDR_PANE_ID is still %calling. The load runs under tmux's global environment, so that
+// is where the terminal's values are read from.
+var herdrEnvStep = loadStep{
+	name: "herdr environment",
+	run: func(ctx context.Context, l *loadContext) error {
+		return integration.ApplyHerdrEnv(ctx, l.Client, l.Settings.On(settingHerdrEnv), l.Bin, l.F.Getenv)
+	},
+	unload: func(ctx context.Context, l *loadContext) error {
+		return integration.ApplyHerdrEnv(ctx, l.Client, false, l.Bin, l.F.Getenv)
+	},
+}
+
+const settingHerdrEnv = "@agent-wizard-herdr-env"

@@ -35,6 +35,7 @@ type loadStep struct {
 // loadSteps run in this order on load, and in reverse on unload.
 var loadSteps = []loadStep{
 	publishBinStep,
+	herdrEnvStep,
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
