@@ -67,6 +67,12 @@ func init() {
 					return re.MatchString(out), out
 				}
 				out, _ := run(outer, "capture-pane", "-p", "-t", "0:0.0")
+				if args[0] == "gone" && !re.MatchString(out) {
+					// A screen caught mid-redraw can miss what is still there: gone means
+					// gone on a second look too.
+					time.Sleep(150 * time.Millisecond)
+					out, _ = run(outer, "capture-pane", "-p", "-t", "0:0.0")
+				}
 				return re.MatchString(out) == (args[0] == "wait"), out
 			}, limit)
 		default:

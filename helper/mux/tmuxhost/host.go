@@ -45,8 +45,9 @@ type Host struct {
 	deadSince map[string]time.Time
 }
 
-// statusWait is how long a dead pane may wait for its exit status before it counts as killed.
-const statusWait = time.Second
+// statusWait is how long a dead pane may wait for its exit status before it counts as killed: a
+// busy server can take a while to reap a child after its terminal closed.
+const statusWait = 5 * time.Second
 
 // Pane is one generation of a pane: a tmux window with its first process.
 type Pane struct {
