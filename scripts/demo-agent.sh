@@ -13,7 +13,7 @@ trap '"$taw" pane release-agent "$TMUX_PANE" --source "demo:$name" --agent "$nam
 while :; do
 	report working "thinking about the next change"
 	sleep 6
-	report blocked "Allow editing main.go? (press any key in this pane)"
+	report blocked "Allow editing main.go? (press Enter in this pane)"
 	read -r _ </dev/tty 2>/dev/null || sleep 6
 	report idle "done, waiting for you"
 	sleep 8
