@@ -79,7 +79,13 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	// The FIFO ends the wait at once when this process dies; the pid check covers a death before
 	// this process opened its end, when the FIFO's reader would wait for a writer forever.
-	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1 & while kill -0 \"$2\" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done; exec \"$1\" %s' %s %s %d", ending, shellQuote(life), shellQuote(cfg.TmuxPath), os.Getpid())
+	// An own server whose socket file was removed cannot be reached by kill-server: the window's
+	// parent is the server itself, so it ends it by signal then.
+	fallback := ""
+	if cfg.Own {
+		fallback = " || kill $PPID"
+	}
+	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1 & while kill -0 \"$2\" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done; \"$1\" %s 2>/dev/null%s' %s %s %d", ending, fallback, shellQuote(life), shellQuote(cfg.TmuxPath), os.Getpid())
 	if cfg.Own {
 		// A server left by a daemon that was killed before its lifeline fired.
 		_, _ = cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
