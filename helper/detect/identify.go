@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/procinfo"
@@ -214,12 +215,12 @@ func progName(p string) string {
 }
 
 var (
-	nodeRE   = regexp.MustCompile(`^(node|nodejs|node[0-9]+|bun|deno|tsx|ts-node)$`)
-	pythonRE = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+	nodeRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(node|nodejs|node[0-9]+|bun|deno|tsx|ts-node)$`) })
+	pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(python|pypy)[0-9.]*$`) })
 )
 
-func isNode(name string) bool   { return nodeRE.MatchString(name) }
-func isPython(name string) bool { return pythonRE.MatchString(name) }
+func isNode(name string) bool   { return nodeRE().MatchString(name) }
+func isPython(name string) bool { return pythonRE().MatchString(name) }
 func isShell(name string) bool {
 	switch strings.TrimPrefix(name, "-") { // a login shell's argv[0] starts with "-"
 	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash":

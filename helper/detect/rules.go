@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
@@ -65,7 +66,7 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-var ruleIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+var ruleIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 
 var (
 	fileKeys    = []string{"format", "agent", "rule"}
@@ -176,7 +177,7 @@ func (d *decoder) rule(t *tomlTable) (*rule, error) {
 	if !ok || idv.kind != kindString {
 		return nil, d.fail(t.line, "a [[rule]] needs an id = \"…\"")
 	}
-	if !ruleIDRE.MatchString(idv.str) {
+	if !ruleIDRE().MatchString(idv.str) {
 		return nil, d.fail(idv.line, "rule id %q: use lower-case letters, digits, - and _ (at most 64)", idv.str)
 	}
 	r.id = idv.str

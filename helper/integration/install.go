@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // States status reports.
@@ -73,9 +74,9 @@ type change struct {
 	created bool // a config taw creates
 }
 
-var versionMark = regexp.MustCompile(`taw-integration-version: ([0-9A-Za-z.-]+)`)
+var versionMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`taw-integration-version: ([0-9A-Za-z.-]+)`) })
 
-var includeLine = regexp.MustCompile(`(?m)^.*taw:include (\S+).*\n`)
+var includeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^.*taw:include (\S+).*\n`) })
 
 // render is a source file with its include lines replaced by the files they name.
 func (m *Manager) render(src string) ([]byte, error) {
@@ -84,8 +85,8 @@ func (m *Manager) render(src string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", src, err)
 	}
 	var firstErr error
-	out := includeLine.ReplaceAllFunc(b, func(line []byte) []byte {
-		name := includeLine.FindSubmatch(line)[1]
+	out := includeLine().ReplaceAllFunc(b, func(line []byte) []byte {
+		name := includeLine().FindSubmatch(line)[1]
 		inc, err := fs.ReadFile(m.Sources, string(name))
 		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("include %s in %s: %w", name, src, err)
@@ -104,7 +105,7 @@ func (m *Manager) Version(t *Target) string {
 	if err != nil {
 		return ""
 	}
-	if v := versionMark.FindSubmatch(b); v != nil {
+	if v := versionMark().FindSubmatch(b); v != nil {
 		return string(v[1])
 	}
 	return ""
@@ -301,7 +302,7 @@ func (m *Manager) Status(t *Target) (*Status, error) {
 			return st, nil
 		}
 		st.Installed = "unknown"
-		if v := versionMark.FindSubmatch(b); v != nil {
+		if v := versionMark().FindSubmatch(b); v != nil {
 			st.Installed = string(v[1])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // TOML edits, line by line: taw adds whole lines that carry its marker (or a block between two
@@ -63,9 +64,9 @@ func checkTOML(doc []byte) error {
 	return nil
 }
 
-var tomlStrings = regexp.MustCompile(`"(\\.|[^"\\])*"|'[^']*'|#.*$`)
+var tomlStrings = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(\\.|[^"\\])*"|'[^']*'|#.*$`) })
 
-func stripTOMLStrings(line string) string { return tomlStrings.ReplaceAllString(line, "") }
+func stripTOMLStrings(line string) string { return tomlStrings().ReplaceAllString(line, "") }
 
 func tomlQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
@@ -116,8 +117,8 @@ func dropLines(doc []byte, drop func(i int, line string) bool) []byte {
 }
 
 var (
-	tomlHeader   = regexp.MustCompile(`^\s*\[([^\[\]]+)\]\s*(#.*)?$`)
-	tomlAnyTable = regexp.MustCompile(`^\s*\[`)
+	tomlHeader   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[([^\[\]]+)\]\s*(#.*)?$`) })
+	tomlAnyTable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[`) })
 )
 
 // featureState says whether a [features] table (or a dotted features.<key>) sets key, and to
@@ -129,7 +130,7 @@ func featureState(lines []string, key string) (value string, header int) {
 	dotted := regexp.MustCompile(`^\s*features\.` + regexp.QuoteMeta(key) + `\s*=\s*([^#\s]+)`)
 	top := true
 	for i, l := range lines {
-		if m := tomlHeader.FindStringSubmatch(l); m != nil {
+		if m := tomlHeader().FindStringSubmatch(l); m != nil {
 			inFeatures = strings.TrimSpace(m[1]) == "features"
 			top = false
 			if inFeatures {
@@ -137,7 +138,7 @@ func featureState(lines []string, key string) (value string, header int) {
 			}
 			continue
 		}
-		if tomlAnyTable.MatchString(l) {
+		if tomlAnyTable().MatchString(l) {
 			inFeatures, top = false, false
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Hermes keeps the plugins it loads in config.yaml, under plugins.enabled. taw edits that list
@@ -11,9 +12,9 @@ import (
 // with taw's marker) and removes exactly those lines.
 
 var (
-	yamlTopKey   = regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*:(.*)$`)
-	yamlChildKey = regexp.MustCompile(`^(\s+)([A-Za-z0-9_.-]+)\s*:(.*)$`)
-	yamlItem     = regexp.MustCompile(`^(\s*)-\s+(.*?)\s*(#.*)?$`)
+	yamlTopKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*:(.*)$`) })
+	yamlChildKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+)([A-Za-z0-9_.-]+)\s*:(.*)$`) })
+	yamlItem     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)-\s+(.*?)\s*(#.*)?$`) })
 )
 
 func yamlRest(s string) string {
@@ -41,7 +42,7 @@ func EnableYAMLPlugin(doc []byte, name string) ([]byte, error) {
 	lines := strings.Split(string(doc), "\n")
 	plugins := -1
 	for i, l := range lines {
-		if m := yamlTopKey.FindStringSubmatch(l); m != nil && m[1] == "plugins" {
+		if m := yamlTopKey().FindStringSubmatch(l); m != nil && m[1] == "plugins" {
 			if yamlRest(m[2]) != "" {
 				return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is written inline (%s); write it as a block to let taw add %s", i+1, yamlRest(m[2]), name)}
 			}
@@ -59,7 +60,7 @@ func EnableYAMLPlugin(doc []byte, name string) ([]byte, error) {
 	childIndent := "  "
 	enabled := -1
 	for i := plugins + 1; i < end; i++ {
-		if m := yamlChildKey.FindStringSubmatch(lines[i]); m != nil {
+		if m := yamlChildKey().FindStringSubmatch(lines[i]); m != nil {
 			if enabled < 0 || len(m[1]) <= len(childIndent) {
 				childIndent = m[1]
 			}
@@ -81,7 +82,7 @@ func EnableYAMLPlugin(doc []byte, name string) ([]byte, error) {
 	}
 	last, itemIndent := enabled, ""
 	for i := enabled + 1; i < end; i++ {
-		m := yamlItem.FindStringSubmatch(lines[i])
+		m := yamlItem().FindStringSubmatch(lines[i])
 		if m == nil {
 			if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
 				continue
@@ -108,7 +109,7 @@ func DisableYAMLPlugin(doc []byte, name string) ([]byte, error) {
 		if strings.HasSuffix(l, tawMark) {
 			return true
 		}
-		m := yamlItem.FindStringSubmatch(l)
+		m := yamlItem().FindStringSubmatch(l)
 		return m != nil && strings.Trim(m[2], `"'`) == name
 	}), nil
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/config"
@@ -74,10 +75,10 @@ type Popup struct {
 }
 
 var (
-	pluginIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,63}$`)
-	localIDPattern  = regexp.MustCompile(`^[A-Za-z0-9_:-]{1,64}$`)
-	sizePattern     = regexp.MustCompile(`^[1-9][0-9]{0,3}%?$`)
-	keyPattern      = regexp.MustCompile(`^[^\s"'\\]{1,32}$`)
+	pluginIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,63}$`) })
+	localIDPattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_:-]{1,64}$`) })
+	sizePattern     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[1-9][0-9]{0,3}%?$`) })
+	keyPattern      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s"'\\]{1,32}$`) })
 )
 
 // ReadManifest reads and checks the manifest in dir. Problems name the line; a manifest with
@@ -118,7 +119,7 @@ func ParseManifest(path string, data []byte) (Manifest, []error) {
 	switch {
 	case m.ID == "":
 		bad("id", "no id: give the plugin an id of letters, digits and . : _ -")
-	case !pluginIDPattern.MatchString(m.ID):
+	case !pluginIDPattern().MatchString(m.ID):
 		bad("id", "bad id %q: use letters, digits and . : _ - (at most 64)", m.ID)
 	}
 	if strings.TrimSpace(m.Name) == "" {
@@ -133,7 +134,7 @@ func ParseManifest(path string, data []byte) (Manifest, []error) {
 		switch {
 		case id == "":
 			bad(key, "%s %d has no id", kind, i+1)
-		case !localIDPattern.MatchString(id):
+		case !localIDPattern().MatchString(id):
 			bad(key, "bad %s id %q: use letters, digits and : _ - (no dots)", kind, id)
 		case ids[kind+"/"+id]:
 			bad(key, "two %s have the id %q", kind, id)
@@ -146,12 +147,12 @@ func ParseManifest(path string, data []byte) (Manifest, []error) {
 		}
 	}
 	key := func(kind string, i int, k string) {
-		if k != "" && !keyPattern.MatchString(k) {
+		if k != "" && !keyPattern().MatchString(k) {
 			bad(fmt.Sprintf("%s.%d.key", kind, i), "bad key %q: write a tmux key such as \"M-n\" or \"C-g\"", k)
 		}
 	}
 	size := func(kind string, i int, field, v string) {
-		if v != "" && !sizePattern.MatchString(v) {
+		if v != "" && !sizePattern().MatchString(v) {
 			bad(fmt.Sprintf("%s.%d.%s", kind, i, field), "bad %s %q: write cells such as \"40\" or a percentage such as \"40%%\"", field, v)
 		}
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/taw-tmux/taw/helper/filelock"
+	"sync"
 
 	"bytes"
 	"encoding/json"
@@ -27,7 +28,7 @@ const DefaultBackups = 5
 // MaxBackups bounds the setting.
 const MaxBackups = 100
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$`) })
 
 // NameError is a save name taw refuses.
 type NameError struct{ Name string }
@@ -39,7 +40,7 @@ func (e *NameError) ErrorCode() string { return CodeName }
 
 // CheckName validates a save name: it becomes a file name, so it holds no path.
 func CheckName(name string) error {
-	if !namePattern.MatchString(name) {
+	if !namePattern().MatchString(name) {
 		return &NameError{name}
 	}
 	return nil

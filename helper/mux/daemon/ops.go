@@ -63,7 +63,7 @@ func (d *Daemon) run(ctx context.Context, c *conn, op wire.Op) (wire.Payload, *w
 	case *wire.OpAttach:
 		return d.attach(c, op.PaneID)
 	case *wire.OpListThemes:
-		return &wire.Themes{Themes: wire.BuiltinThemes}, nil
+		return &wire.Themes{Themes: wire.BuiltinThemes()}, nil
 	case *wire.OpSetTheme:
 		if _, ok := wire.ThemeByID(op.ID); !ok {
 			return nil, &wire.Error{Kind: wire.ErrUnsupported, Message: fmt.Sprintf("unknown theme id %q: ListThemes lists the built-in ones", op.ID)}

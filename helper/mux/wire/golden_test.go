@@ -107,16 +107,16 @@ func TestGoldenThemesPayloadIsTheReferenceFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref = bytes.TrimSpace(ref)
-	if len(BuiltinThemes) != 9 || BuiltinThemes[0].ID != "b-dark-ink" || BuiltinThemes[0].Name != "暗 · 蓝墨" {
-		t.Fatalf("built-in themes: got %d, first %+v", len(BuiltinThemes), BuiltinThemes[0])
+	if len(BuiltinThemes()) != 9 || BuiltinThemes()[0].ID != "b-dark-ink" || BuiltinThemes()[0].Name != "暗 · 蓝墨" {
+		t.Fatalf("built-in themes: got %d, first %+v", len(BuiltinThemes()), BuiltinThemes()[0])
 	}
 	frame := `{"Reply":{"Ok":{"correlation_id":3,"payload":{"Themes":` + string(ref) + `}}}}`
-	checkFrame(t, frame, &Reply{CorrelationID: 3, Payload: &Themes{Themes: BuiltinThemes}})
+	checkFrame(t, frame, &Reply{CorrelationID: 3, Payload: &Themes{Themes: BuiltinThemes()}})
 	wantOrder := []string{"b-dark-ink", "b-dark-graphite", "b-dark-near-black", "b-dark-warm-charcoal", "b-light-paper",
 		"b-light-cool-white", "b-paper-term", "a-control-desk-term", "c-phosphor-term"}
 	for i, id := range wantOrder {
-		if BuiltinThemes[i].ID != id {
-			t.Errorf("theme %d is %q, want %q", i, BuiltinThemes[i].ID, id)
+		if BuiltinThemes()[i].ID != id {
+			t.Errorf("theme %d is %q, want %q", i, BuiltinThemes()[i].ID, id)
 		}
 	}
 }

@@ -92,13 +92,13 @@ func TestSendWithSourceFieldIsRejectedOnWire(t *testing.T) {
 }
 
 func TestM2aPayloadsRoundTrip(t *testing.T) {
-	if len(BuiltinThemes) == 0 {
+	if len(BuiltinThemes()) == 0 {
 		t.Fatal("no built-in themes")
 	}
 	for _, p := range []Payload{
 		AckSubscribed, AckUnsubscribed,
 		&AttachSnapshot{ModePreamble: []byte("\x1b[?1049h"), History: []byte("hello"), LastSeq: 42, PaneState: sampleState},
-		&Themes{Themes: BuiltinThemes}, AckThemeSet, AckServerKillScheduled, AckPinned,
+		&Themes{Themes: BuiltinThemes()}, AckThemeSet, AckServerKillScheduled, AckPinned,
 	} {
 		roundTrip(t, &Reply{CorrelationID: 9, Payload: p})
 	}
@@ -269,7 +269,7 @@ func TestEncodeFramedMatchesEncode(t *testing.T) {
 	for _, f := range []Frame{
 		&Hello{ProtocolVersion: 1, ClientKind: "x"},
 		&Notify{Event: &PaneOutput{PaneID: "p", Seq: 3, Data: bytes.Repeat([]byte{0xff, 'a'}, 5000)}},
-		&Reply{CorrelationID: 1, Payload: &Themes{Themes: BuiltinThemes}},
+		&Reply{CorrelationID: 1, Payload: &Themes{Themes: BuiltinThemes()}},
 	} {
 		body, _ := Encode(f)
 		want, _ := AppendFrame(nil, body)

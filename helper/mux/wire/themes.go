@@ -3,13 +3,16 @@ package wire
 import (
 	_ "embed"
 	"fmt"
+	"sync"
 )
 
 //go:embed themes.json
 var themesJSON []byte
 
 // BuiltinThemes are the nine built-in themes, in their fixed order; the first is the default.
-var BuiltinThemes = mustThemes(themesJSON)
+// They are decoded on first use: most taw verbs never need them, and every verb pays for what
+// its packages do at start.
+var BuiltinThemes = sync.OnceValue(func() []Theme { return mustThemes(themesJSON) })
 
 func mustThemes(data []byte) []Theme {
 	v, err := parseJSON(data)
@@ -24,7 +27,7 @@ func mustThemes(data []byte) []Theme {
 
 // ThemeByID finds a built-in theme.
 func ThemeByID(id string) (Theme, bool) {
-	for _, t := range BuiltinThemes {
+	for _, t := range BuiltinThemes() {
 		if t.ID == id {
 			return t, true
 		}
