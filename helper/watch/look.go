@@ -263,7 +263,8 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo) Facts {
 			m.probed = false
 			return Facts{}
 		}
-		m.probed, m.tpgid = true, tpgid
+		// A leader read in the middle of an exec has no arguments yet: probe it again next look.
+		m.probed, m.tpgid = len(leader.Argv) > 0, tpgid
 		m.atPrompt = shellInFront && IsInteractiveShell(leader)
 		agent, why := "", "the pane's shell is at its prompt"
 		if !m.atPrompt {

@@ -19,11 +19,14 @@ var shells = map[string]bool{
 // running a script or a -c command (sh -c 'agent …' is how tmux starts a pane's command): its
 // program is a shell and every argument is a flag other than -c.
 func IsInteractiveShell(p procinfo.Proc) bool {
-	name := p.Comm
 	argv := p.Argv
-	if len(argv) > 0 && argv[0] != "" {
-		name = path.Base(argv[0])
+	if len(argv) == 0 || argv[0] == "" {
+		// No arguments to read: a process caught in the middle of exec (a pane's new command,
+		// whose name is already the shell's while its arguments are not there yet) or a zombie.
+		// Clearing an agent on that would be a guess; the next look reads it whole.
+		return false
 	}
+	name := path.Base(argv[0])
 	name = strings.TrimPrefix(name, "-") // a login shell's argv[0]
 	if !shells[name] {
 		return false

@@ -16,7 +16,7 @@ func TestIsInteractiveShell(t *testing.T) {
 		{[]string{"/bin/bash", "-l"}, "bash", true},
 		{[]string{"zsh", "-i"}, "zsh", true},
 		{[]string{"fish", "--login"}, "fish", true},
-		{nil, "dash", true},                                      // argv unreadable: comm decides
+		{nil, "dash", false},                                     // argv unreadable (mid-exec): no guess
 		{[]string{"sh", "-c", "claude --resume x"}, "sh", false}, // how tmux starts a pane's command
 		{[]string{"bash", "-lc", "codex"}, "bash", false},
 		{[]string{"/bin/sh", "/home/a/bin/claude"}, "sh", false}, // a script
