@@ -43,11 +43,12 @@ type Host struct {
 	// recorded; a process killed by a signal never gets one. So a dead pane with no status is
 	// only taken as killed once it has stayed so for statusWait.
 	deadSince map[string]time.Time
+	killed    map[string]bool // panes taken as killed by a signal: no status will come
 }
 
-// statusWait is how long a dead pane may wait for its exit status before it counts as killed: a
-// busy server can take a while to reap a child after its terminal closed.
-const statusWait = 5 * time.Second
+// statusWait is how long a dead pane may wait for its exit status before it counts as killed by
+// a signal (Poll prods the server to reap in the meantime).
+const statusWait = 2 * time.Second
 
 // Pane is one generation of a pane: a tmux window with its first process.
 type Pane struct {
@@ -285,9 +286,18 @@ type Status struct {
 
 // Poll reads every pane's status, keyed by %N.
 func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
-	out, err := h.cfg.Tmux.Output(ctx, "list-panes", "-s", "-t", Session, "-F", "#{pane_id} #{pane_dead} #{pane_dead_status}")
+	list := tmux.Cmd{"list-panes", "-s", "-t", Session, "-F", "#{pane_id} #{pane_dead} #{pane_dead_status}"}
+	out, err := h.cfg.Tmux.Output(ctx, list...)
 	if err != nil {
 		return nil, err
+	}
+	if h.deadWithoutStatus(out) {
+		// tmux 3.3a can miss the SIGCHLD of a pane's process and leave it a zombie with no
+		// status until some other child of the server ends. A run-shell is such a child: the
+		// server reaps every zombie when it ends, and the status is there to read.
+		if again, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"run-shell", "true"}, list); err == nil {
+			out = strings.TrimSuffix(again, "\n")
+		}
 	}
 	st := map[string]Status{}
 	now := time.Now()
@@ -327,6 +337,10 @@ func (h *Host) killedLongEnough(paneID string, now time.Time) bool {
 		return false
 	}
 	delete(h.deadSince, paneID)
+	if h.killed == nil {
+		h.killed = map[string]bool{}
+	}
+	h.killed[paneID] = true
 	return true
 }
 
@@ -354,3 +368,16 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // escapeFormat keeps tmux from expanding #{...} in arguments it runs through formats (-c, the
 // pipe-pane command).
 func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// deadWithoutStatus says whether a list of "%N dead status" lines holds a dead pane with no exit
+// status yet that is still waiting for one (not yet taken as killed by a signal).
+func (h *Host) deadWithoutStatus(out string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == "1" && !h.killed[f[0]] {
+			return true
+		}
+	}
+	return false
+}
