@@ -241,13 +241,17 @@ func printTransitions(w io.Writer, l *watch.Look, asJSON bool) error {
 // hooks that wake it and clean up after closed panes.
 
 // watcherHookEvents are the tmux hooks taw installs: panes appearing and going, and what the
-// user looks at (for the observers that care whether a pane is in view).
-var watcherHookEvents = []string{
-	"after-new-window", "after-split-window", "after-kill-pane",
-	"pane-exited", "pane-died", "session-closed", "window-unlinked",
-	"client-attached", "client-detached", "client-session-changed", "client-focus-in", "client-focus-out",
-	"session-window-changed", "window-pane-changed",
-}
+// user looks at (for the observers that care whether a pane is in view). Those that fire on
+// every switch only signal the watcher from within tmux; those where panes go run taw hook,
+// which also removes the closed pane's lock file.
+var (
+	watcherWakeEvents = []string{
+		"after-new-window", "after-split-window",
+		"client-attached", "client-detached", "client-session-changed", "client-focus-in", "client-focus-out",
+		"session-window-changed", "window-pane-changed",
+	}
+	watcherHookEvents = []string{"after-kill-pane", "pane-exited", "pane-died", "session-closed", "window-unlinked"}
+)
 
 var watcherStep = loadStep{
 	name:   "the pane watcher",
@@ -305,6 +309,9 @@ func watcherHooks(l *loadContext) map[string][]string {
 	hooks := map[string][]string{}
 	for _, ev := range watcherHookEvents {
 		hooks[ev] = []string{tmuxconf.HookCommand(l.Bin, ev, "-S", sock, "hook", ev, "#{hook_pane}")}
+	}
+	for _, ev := range watcherWakeEvents {
+		hooks[ev] = []string{tmuxconf.SignalCommand(watch.WakeChannel)}
 	}
 	return hooks
 }
