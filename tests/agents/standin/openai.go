@@ -72,7 +72,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, t turn, rp re
 			"arguments": string(args), "status": "completed"}
 	}
 	message := func(text string) map[string]any {
-		return map[string]any{"type": "message", "id": "msg_standin" + rp.id + rp.id, "role": "assistant", "status": "completed",
+		return map[string]any{"type": "message", "id": "msg_standin" + rp.id, "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
 	}
 	response := func(status string, output []any) map[string]any {
@@ -100,14 +100,14 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, t turn, rp re
 		partial["status"] = "in_progress"
 		partial["content"] = []any{}
 		ev("response.output_item.added", map[string]any{"output_index": 0, "item": partial})
-		ev("response.content_part.added", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id + rp.id, "content_index": 0,
+		ev("response.content_part.added", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id, "content_index": 0,
 			"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
 		var sb strings.Builder
 		rp.chunks(r.Context().Done(), func(p string) {
 			sb.WriteString(p)
-			ev("response.output_text.delta", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id + rp.id, "content_index": 0, "delta": p})
+			ev("response.output_text.delta", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id, "content_index": 0, "delta": p})
 		})
-		ev("response.output_text.done", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id + rp.id, "content_index": 0, "text": sb.String()})
+		ev("response.output_text.done", map[string]any{"output_index": 0, "item_id": "msg_standin" + rp.id, "content_index": 0, "text": sb.String()})
 		item = message(sb.String())
 	} else {
 		ev("response.output_item.added", map[string]any{"output_index": 0, "item": item})

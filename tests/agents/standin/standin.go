@@ -222,6 +222,10 @@ func (s *Server) choose(t turn) reply {
 		if tl, ok := pick(t.tools, names); ok {
 			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc)}
 		}
+		if sc == Plan {
+			// Agents without a plan tool (Codex) take a plan from a tagged block in the answer.
+			return reply{text: "<proposed_plan>\n# Probe\n\n1. Write probe.txt.\n</proposed_plan>"}
+		}
 		return reply{text: "No such tool was offered."}
 	}
 	return reply{text: "Hello from the stand-in model."}
@@ -262,6 +266,13 @@ func argsFor(t tool, sc Scenario) map[string]any {
 		args = map[string]any{}
 	}
 	if sc == Tool {
+		// A sandboxed agent asks only when the command leaves its sandbox.
+		for k, p := range props(t.schema) {
+			if e, ok := p.(map[string]any)["enum"].([]any); ok && contains(e, "require_escalated") {
+				args[k] = "require_escalated"
+				args["justification"] = "May I write probe.txt?"
+			}
+		}
 		for _, k := range []string{"command", "cmd", "commandLine", "CommandLine"} {
 			p, ok := props(t.schema)[k]
 			if !ok {
