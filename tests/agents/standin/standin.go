@@ -325,11 +325,12 @@ func fill(schema map[string]any, name string, i int) any {
 	switch strings.ToLower(typ) {
 	case "object", "":
 		out := map[string]any{}
-		// Only the required properties when the schema lists them: optional ones are often
-		// filled in by the agent itself (a question tool's answers).
+		// Only the required properties when the schema lists them (optional ones are often
+		// filled in by the agent itself, such as a question tool's answers), and a question's
+		// options, which some agents leave optional but need for a choice.
 		req, hasReq := schema["required"].([]any)
 		for k, v := range props(schema) {
-			if hasReq && !contains(req, k) {
+			if hasReq && !contains(req, k) && k != "options" {
 				continue
 			}
 			m, _ := v.(map[string]any)
