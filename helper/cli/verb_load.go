@@ -36,6 +36,7 @@ type loadStep struct {
 var loadSteps = []loadStep{
 	publishBinStep,
 	herdrEnvStep,
+	herdrSocketStep,
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
