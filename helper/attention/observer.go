@@ -8,8 +8,6 @@ import (
 	"github.com/taw-tmux/taw/helper/watch"
 )
 
-func init() { watch.Register(&Observer{}) }
-
 // refreshEvery is how many looks the observer trusts its memory of what it published before it
 // reads the options again, so an edit by hand (or an unload) is mended within a minute.
 const refreshEvery = 60
