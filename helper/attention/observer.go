@@ -81,7 +81,7 @@ func MarkDone(panes []panestate.Pane, completed map[string]bool, inView func(pan
 		}
 	}
 	if len(cmds) > 0 {
-		cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+		cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	}
 	return out, cmds
 }
