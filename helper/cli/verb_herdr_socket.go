@@ -123,6 +123,13 @@ func keepHerdrSocket(ctx context.Context, f *Factory, path string) error {
 		if err == nil {
 			return nil // it stopped on its own, as told
 		}
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == ExitError {
+			// It returned an error (the socket's place refused, say): starting it again would
+			// only fail again. A crash is a signal or a panic's exit status.
+			logf("herdr socket server failed: not starting it again")
+			return fmt.Errorf("the herdr socket server failed: see %s", herdrSocketLog(dir))
+		}
 		logf("herdr socket server ended (%v): starting it again", err)
 		if time.Since(started) > 30*time.Second {
 			backoff = 100 * time.Millisecond
