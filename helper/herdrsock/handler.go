@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/taw-tmux/taw/helper/integration"
@@ -21,6 +23,8 @@ type Handler struct {
 	NowMillis func() int64
 	Version   string // taw's, answered to ping
 	Logf      func(format string, args ...any)
+
+	ttys ttyPanes
 }
 
 func (h *Handler) logf(format string, args ...any) {
@@ -200,21 +204,72 @@ func (h *Handler) callerPane(ctx context.Context, peer Peer) (string, *Error) {
 		}
 		return "", errorf(CodePaneNotFound, "the process that connected (pid %d) can no longer be read (%v): keep the connection open until the answer arrives", peer.PID, err)
 	}
-	out, err := h.Tmux.Output(ctx, "list-panes", "-a", "-F", "#{pane_id} #{pane_tty}")
+	if id, ok := h.ttys.lookup(tty); ok {
+		return id, nil
+	}
+	out, err := h.Tmux.Output(ctx, "list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{pane_tty}")
 	if err != nil {
 		return "", tmuxError(err)
 	}
-	for _, row := range strings.Split(out, "\n") {
-		id, path, found := strings.Cut(row, " ")
-		if !found || path == "" {
+	if id, ok := h.ttys.refresh(out, tty); ok {
+		return id, nil
+	}
+	return "", errorf(CodePaneNotFound, "the process that connected (pid %d) runs in no pane of this tmux server (a popup, another server or a terminal outside tmux): report from the agent's pane", peer.PID)
+}
+
+// ttyPanes remembers which pane each terminal belongs to, so that a report costs no tmux call
+// to find its pane. An entry holds while the pane's first process still has that terminal:
+// when tmux closes a pane it hangs its terminal up, which takes the terminal from that process,
+// and a respawned pane has a new first process; either way the entry is read again.
+type ttyPanes struct {
+	mu    sync.Mutex
+	panes map[uint64]ttyPane
+}
+
+type ttyPane struct {
+	id  string
+	pid int
+}
+
+func (t *ttyPanes) lookup(tty uint64) (string, bool) {
+	t.mu.Lock()
+	e, ok := t.panes[tty]
+	t.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	if held, holder, err := procinfo.TerminalOf(e.pid); err == nil && holder == e.pid && held == tty {
+		return e.id, true
+	}
+	t.mu.Lock()
+	delete(t.panes, tty)
+	t.mu.Unlock()
+	return "", false
+}
+
+// refresh reads list-panes rows (pane id, pane pid, pane tty) into the map and returns the pane
+// of tty.
+func (t *ttyPanes) refresh(rows string, tty uint64) (string, bool) {
+	panes := map[uint64]ttyPane{}
+	for _, row := range strings.Split(rows, "\n") {
+		f := strings.SplitN(row, " ", 3)
+		if len(f) != 3 || f[2] == "" {
+			continue
+		}
+		pid, err := strconv.Atoi(f[1])
+		if err != nil {
 			continue
 		}
 		var st syscall.Stat_t
-		if syscall.Stat(path, &st) == nil && uint64(st.Rdev) == tty {
-			return id, nil
+		if syscall.Stat(f[2], &st) == nil {
+			panes[uint64(st.Rdev)] = ttyPane{id: f[0], pid: pid}
 		}
 	}
-	return "", errorf(CodePaneNotFound, "the process that connected (pid %d) runs in no pane of this tmux server (a popup, another server or a terminal outside tmux): report from the agent's pane", peer.PID)
+	t.mu.Lock()
+	t.panes = panes
+	t.mu.Unlock()
+	e, ok := panes[tty]
+	return e.id, ok
 }
 
 // tmuxError turns a failed tmux call into an answer.
