@@ -181,8 +181,8 @@ func (h *Handler) agentGet(ctx context.Context, peer Peer, req Request) (any, *E
 	return agentResult{Type: "agent_info", Agent: newAgentInfo(p)}, nil
 }
 
-// isHerdrPaneID says whether a target looks like one of herdr's pane ids (w1:p2, p_3, …) rather
-// than an agent's name: it holds a colon, or is the word that stands for the caller.
+// isHerdrPaneID says whether a target looks like one of herdr's pane ids (w1:p2) rather than an
+// agent's name, which never holds a colon.
 func isHerdrPaneID(s string) bool { return strings.Contains(s, ":") }
 
 // namedOrCaller is the pane a read names: a tmux pane id as it is, the caller's pane for

@@ -32,6 +32,7 @@ func errorf(code, format string, args ...any) *Error {
 // Error codes the socket answers with.
 const (
 	CodeInvalidRequest   = "invalid_request" // not one JSON request, or params of the wrong shape
+	CodeInvalidAgent     = "invalid_agent"   // an empty or too long agent (herdr's code)
 	CodePaneNotFound     = "pane_not_found"  // the caller runs in no tmux pane of this server
 	CodePaneMismatch     = "pane_mismatch"   // the request names a pane that is not the caller's
 	CodeForbidden        = "forbidden"       // the connecting process belongs to another user
@@ -145,7 +146,7 @@ func DecodeReport(method string, params json.RawMessage) (pane string, rep repor
 	}
 	agent, err := report.CheckText(*p.Agent, report.MaxAgentBytes)
 	if err != nil {
-		return "", rep, errorf("invalid_agent", "agent %v", err)
+		return "", rep, errorf(CodeInvalidAgent, "agent %v", err)
 	}
 	rep.Agent = agents.Canonical(agent)
 	rep.Seq = p.Seq
