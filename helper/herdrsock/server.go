@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -26,12 +27,15 @@ type Peer struct{ PID, UID int }
 
 // Serve accepts connections until ctx ends, each served on its own: one request, one answer,
 // then the connection closes, as herdr does. A handler that panics answers internal_error and
-// the server goes on.
+// the server goes on. When ctx ends, requests being served are finished (each is bounded) before
+// Serve returns, so no report is cut off half-way.
 func Serve(ctx context.Context, ln *Listener, h *Handler) error {
 	go func() {
 		<-ctx.Done()
 		ln.UnixListener.Close()
 	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	slots := make(chan struct{}, maxOpen)
 	for {
 		conn, err := ln.AcceptUnix()
@@ -46,9 +50,11 @@ func Serve(ctx context.Context, ln *Listener, h *Handler) error {
 			continue
 		}
 		slots <- struct{}{}
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			defer func() { <-slots }()
-			serveConn(ctx, conn, h)
+			serveConn(context.WithoutCancel(ctx), conn, h)
 		}()
 	}
 }
