@@ -86,7 +86,7 @@ func keepHerdrSocket(ctx context.Context, f *Factory, path string) error {
 		defer lf.Close()
 		logw = lf
 	}
-	logf := logTo(logw)
+	logf := herdrSocketLogf(logw)
 	tmuxPid, err := tmuxServerPid(ctx, f.Tmux())
 	if err != nil {
 		return err
@@ -172,10 +172,16 @@ func serveHerdrSocket(ctx context.Context, f *Factory, path string) error {
 			}
 		}
 	}()
-	logf := logTo(f.IO.ErrOut)
+	logf := herdrSocketLogf(f.IO.ErrOut)
 	logf("herdr socket %d serving %s", f.Getpid(), path)
 	h := &herdrsock.Handler{Tmux: c, LockDir: f.LockDir(), NowMillis: f.NowMillis, Version: Version, Logf: logf}
 	return herdrsock.Serve(ctx, ln, h)
+}
+
+func herdrSocketLogf(w io.Writer) func(string, ...any) {
+	return func(format string, args ...any) {
+		fmt.Fprintf(w, "%s taw herdr-socket: %s\n", time.Now().Format("2006-01-02T15:04:05.000"), fmt.Sprintf(format, args...))
+	}
 }
 
 func tmuxServerPid(ctx context.Context, c *tmux.Client) (int, error) {

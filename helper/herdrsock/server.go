@@ -64,7 +64,7 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler) {
 	id := ""
 	defer func() {
 		if r := recover(); r != nil {
-			h.logf("herdr socket: request %q: internal error: %v", id, r)
+			h.logf("request %q: internal error: %v", id, r)
 			writeAnswer(conn, answer{ID: id, Error: errorf(CodeInternal, "internal error while serving the request")})
 		}
 	}()
