@@ -113,18 +113,42 @@ func TestEveryRuleHasAFixture(t *testing.T) {
 		f := readFixture(t, p)
 		used[f.agent+"/"+f.rule] = true
 	}
-	// The agents the seed reads off the screen must have every rule shown; the others are
-	// listed so the gaps stay visible.
-	major := map[string]bool{"claude": true, "codex": true, "kiro": true, "muse": true}
 	for _, id := range rs.Agents() {
 		for _, r := range rs.Set(id).rules {
+			key := id + "/" + r.id
 			switch {
-			case used[id+"/"+r.id]:
-			case major[id]:
-				t.Errorf("no fixture shows %s rule %s", id, r.id)
-			default:
-				t.Logf("no fixture shows %s rule %s", id, r.id)
+			case used[key] && awaitingCapture[key] != "":
+				t.Errorf("rule %s now has a fixture: take it off awaitingCapture", key)
+			case !used[key] && awaitingCapture[key] == "":
+				t.Errorf("no fixture shows %s rule %s: capture the screen it reads (make test-agents) or drop the rule", id, r.id)
 			}
 		}
 	}
+	for key := range awaitingCapture {
+		agent, rule, _ := strings.Cut(key, "/")
+		found := false
+		if set := rs.Set(agent); set != nil {
+			for _, r := range set.rules {
+				found = found || r.id == rule
+			}
+		}
+		if !found {
+			t.Errorf("awaitingCapture names %s, which is no shipped rule", key)
+		}
+	}
+}
+
+// awaitingCapture lists the shipped rules that no captured screen shows yet, each with why: the
+// agent does not install from npm, or the live suite does not reach that screen yet. The list
+// only shrinks: a rule that gains a fixture must leave it.
+var awaitingCapture = map[string]string{
+	"agy/background-tasks":  "Antigravity does not install from npm",
+	"cline/spinner-line":    "the live suite stops at Cline's sign-in",
+	"grok/permission-hints": "not driven by the live suite yet",
+	"grok/cancel-hint":      "not driven by the live suite yet",
+	"grok/title-spinner":    "not driven by the live suite yet",
+	"kilo/progress-bar":     "Kilo's working screen is not captured yet",
+	"kimi/legacy-approval":  "Kimi installs from PyPI, not npm; older releases only",
+	"omp/title-spinner":     "not driven by the live suite yet",
+	"qodercli/spinner-verb": "not driven by the live suite yet",
 }
