@@ -146,7 +146,12 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 			if _, err := tm.Run("send-keys", "-t", target, k); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(300 * time.Millisecond)
+			// An Escape followed at once by another key reads as Alt and that key.
+			if k == "Escape" {
+				time.Sleep(1500 * time.Millisecond)
+			} else {
+				time.Sleep(300 * time.Millisecond)
+			}
 		}
 		within := s.within
 		if within == 0 {
