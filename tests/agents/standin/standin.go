@@ -146,6 +146,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.gemini(w, r, t, s.decide(t))
 	case strings.HasSuffix(path, ":embedContent") || strings.HasSuffix(path, ":batchEmbedContents"):
 		writeJSON(w, 200, map[string]any{"embedding": map[string]any{"values": []float64{0, 0, 0}}})
+	case strings.HasSuffix(path, "/chat-stream"):
+		// Augment's own chat API, which the stand-in does not speak: it answers late, so that
+		// Auggie shows its working screen, then refuses.
+		s.logf("augment %s", path)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(SlowFor / 2):
+		}
+		writeJSON(w, 404, map[string]any{"error": "not served by the stand-in: " + path})
 	default:
 		s.logf("other %s %s", r.Method, path)
 		writeJSON(w, 404, map[string]any{"error": map[string]any{"message": "not served by the stand-in: " + path, "type": "not_found"}})
