@@ -147,7 +147,7 @@ var awaitingCapture = map[string]string{
 	"grok/permission-hints": "not driven by the live suite yet",
 	"grok/cancel-hint":      "not driven by the live suite yet",
 	"grok/title-spinner":    "not driven by the live suite yet",
-	"kilo/progress-bar":     "Kilo's working screen is not captured yet",
+	"kilo/progress-bar":     "Kilo 7.7 draws the bar beside \"esc interrupt\", which matches first",
 	"kimi/legacy-approval":  "Kimi installs from PyPI, not npm; older releases only",
 	"omp/title-spinner":     "not driven by the live suite yet",
 	"qodercli/spinner-verb": "not driven by the live suite yet",
