@@ -158,4 +158,94 @@ wire_api = "responses"
 			{screen: "retrying", text: "RETRY now", wait: `retrying in`, want: "working"},
 		},
 	},
+	"kilo": {
+		setup: func(t *testing.T, home, url string) {
+			write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{
+  "autoupdate": false,
+  "model": "standin/standin-model",
+  "permission": {"bash": "ask", "edit": "ask"},
+  "provider": {
+    "standin": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Stand-in",
+      "options": {"baseURL": "`+url+`/v1", "apiKey": "sk-standin"},
+      "models": {"standin-model": {"name": "Stand-in model", "tool_call": true}}
+    }
+  }
+}`)
+		},
+		steps: []step{
+			{screen: "prompt-start", wait: `Ask anything`, want: "idle", within: 2 * time.Minute},
+			{screen: "permission-shell", text: "run a TOOL", wait: `Permission required`, want: "blocked", within: 3 * time.Minute},
+			{keys: []string{"Enter"}, wait: `Done\.`},
+			{screen: "progress", text: "answer SLOW", wait: `esc interrupt`, want: "working"},
+		},
+	},
+	"pi": {
+		setup: func(t *testing.T, home, url string) {
+			write(t, filepath.Join(home, ".pi", "agent", "models.json"), `{"providers": {"standin": {"baseUrl": "`+url+`/v1",
+  "api": "openai-completions", "apiKey": "sk-standin", "models": [{"id": "standin-model", "name": "Stand-in model"}]}}}`)
+		},
+		steps: []step{
+			{wait: `pi v0\.`, within: 2 * time.Minute},
+			{screen: "login-select", text: "/login", wait: `escape/ctrl\+c cancel`, want: "blocked"},
+			{keys: []string{"Escape"}, wait: `standin-model`},
+			{screen: "after-turn", text: "say hello", wait: `Hello from the stand-in model`, want: "idle"},
+			{screen: "slow-stream", text: "answer SLOW", wait: `Working`, want: "working"},
+		},
+	},
+	"qwen": {
+		env: func(home, url string) []string {
+			return []string{"OPENAI_API_KEY=sk-standin", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=standin-model"}
+		},
+		setup: func(t *testing.T, home, url string) {
+			write(t, filepath.Join(home, ".qwen", "settings.json"), `{
+  "security": {"auth": {"selectedType": "openai"}},
+  "model": {"name": "standin-model"},
+  "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false}
+}`)
+		},
+		steps: []step{
+			{screen: "prompt-start", wait: `Type your message`, want: "idle", within: 2 * time.Minute},
+			// It starts in its auto mode; three Shift+Tabs reach the mode that asks.
+			{keys: []string{"BTab", "BTab", "BTab"}, wait: `Ask permissions`},
+			{screen: "permission-shell", text: "run a TOOL", wait: `Allow execution`, want: "blocked"},
+			{keys: []string{"Enter"}, wait: `Done\.`},
+			{screen: "after-error", text: "FAIL now", wait: `API Error: 400`, want: "idle"},
+			{screen: "slow-stream", text: "answer SLOW", wait: `esc to cancel\)`, want: "working"},
+		},
+	},
+	"auggie": {
+		// A session naming the stand-in as Augment's server gets past the log-in; the stand-in
+		// does not speak Augment's chat API, so a turn ends in an error.
+		env: func(home, url string) []string {
+			return []string{`AUGMENT_SESSION_AUTH={"accessToken":"standin","tenantURL":"` + url + `/","scopes":["email"]}`}
+		},
+		steps: []step{
+			{screen: "onboarding", wait: `Press return to continue, or esc to skip`, want: "blocked", within: 2 * time.Minute},
+			{keys: []string{"Escape"}, wait: `Choose an option`},
+			{screen: "indexing-choice", wait: `\[Enter\] Confirm`, want: "blocked"},
+			{screen: "prompt", keys: []string{"4"}, wait: `\? to show shortcuts`, want: "idle"},
+			{screen: "sending-request", text: "say hello", wait: `esc to interrupt`, want: "working"},
+		},
+	},
+	"droid": {
+		steps: []step{
+			{screen: "login", wait: `Please login with your Factory account`, want: "blocked", within: 2 * time.Minute},
+			{screen: "sign-in-failed-press-enter", keys: []string{"Enter"}, wait: `Press Enter to try again`, want: "blocked"},
+		},
+	},
+	"cline": {
+		steps: []step{
+			{screen: "sign-in-menu", wait: `Connect a model provider`, want: "blocked", within: 2 * time.Minute},
+			{screen: "provider-picker", keys: []string{"Down", "Down", "Down", "Enter"}, wait: `Search providers`, want: "blocked"},
+		},
+	},
+	"amp": {
+		steps: []step{
+			{screen: "login-question", wait: `Would you like to log in to Amp\?`, want: "blocked", within: 2 * time.Minute},
+		},
+	},
 }
