@@ -117,9 +117,9 @@ __taw_start() {
 		fi
 		return 0
 	fi
-	local news="building the helper in the background (once, a few seconds): it loads when the build is done"
+	local news="building the helper in the background; it loads when done (a few seconds)"
 	if [ -n "$now" ]; then
-		news="building the helper in the background (once, a few seconds), using $now until it is done"
+		news="building the helper in the background; using $now until it is done"
 		__taw_load "$now" "$dir" "$news"
 	else
 		__taw_say "$news"

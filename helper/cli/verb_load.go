@@ -142,23 +142,27 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	for _, k := range skipped {
 		warnings = append(warnings, keyLeftAlone(k))
 	}
-	said := append(append([]string{}, failed...), warnings...)
+	problems := append(append([]string{}, failed...), warnings...)
+	said := problems
 	if l.Announce != "" {
-		said = append([]string{l.Announce}, said...)
+		said = append([]string{l.Announce}, problems...)
 	}
 	status := ""
 	if len(said) > 0 {
 		status = "taw: " + strings.Join(said, "; ")
 	}
-	// What is new is shown; what the last load said already is only kept in the status option,
-	// so a reload does not repeat a warning the person has seen.
-	show := ""
+	// What is new is shown, problems first (a status line is one line); what the last load said
+	// already is only kept in the status option, so a reload does not repeat a warning.
+	var show []string
 	if status != l.Settings[statusOption] {
-		show = status
+		show = append(show, problems...)
 	}
 	// The welcome goes with the first load in a server, and again while no client has seen it.
-	if l.Settings.On(settingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeLead)) {
-		show = joinNews(show, welcomeText(l.Settings))
+	if l.Settings.On(settingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
+		show = append(show, welcomeText(l.Settings))
+	}
+	if status != l.Settings[statusOption] && l.Announce != "" {
+		show = append(show, l.Announce)
 	}
 	cmds := []tmux.Cmd{{"set-option", "-gqu", statusOption}}
 	if status != "" {
@@ -167,13 +171,17 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	if _, err := l.Client.Run(ctx, cmds...); err != nil {
 		return err
 	}
-	if show != "" {
-		if err := say(ctx, l.Client, show); err != nil {
+	if len(show) > 0 {
+		if err := say(ctx, l.Client, "taw: "+strings.Join(show, " · ")); err != nil {
 			return err
 		}
 	}
 	if len(failed) > 0 {
 		return Errorf(CodeLoad, "%s", status)
+	}
+	// Warnings do not fail the load: it is done, with defaults where a setting was bad.
+	for _, w := range warnings {
+		fmt.Fprintf(l.F.IO.ErrOut, "taw: %s\n", w)
 	}
 	return nil
 }
@@ -183,32 +191,14 @@ func keyLeftAlone(k tmuxconf.Skipped) string {
 	return fmt.Sprintf("left your binding of %s %s alone: choose another key with set -g %s KEY (or none)", k.Table, k.Key, k.Option)
 }
 
-// welcomeText is the first load's word on how to see the agents and how to hide the word.
+// welcomeText is the first load's word on how to see the agents and how to hide the word, short
+// enough for an 80-column status line.
 func welcomeText(s tmuxconf.Settings) string {
-	var see []string
+	see := "taw agent list shows your agents"
 	if key := s.Get(settingPopupKey); key != "none" && key != "off" {
-		see = append(see, "prefix "+key+" lists your agents")
+		see = "prefix " + key + " shows your agents"
 	}
-	if s.On(settingStatusLine) {
-		see = append(see, "the status line counts them")
-	} else {
-		see = append(see, "set -g "+settingStatusLine+" on to count them in the status line")
-	}
-	see = append(see, "taw agent list prints them")
-	return "taw: " + welcomeLead + strings.Join(see, ", ") + " (set -g " + settingWelcome + " off hides this message)"
-}
-
-// welcomeLead opens the welcome, so a load can tell it is still waiting to be seen.
-const welcomeLead = "loaded: "
-
-func joinNews(a, b string) string {
-	if a == "" {
-		return b
-	}
-	if b == "" {
-		return a
-	}
-	return a + " · " + strings.TrimPrefix(b, "taw: ")
+	return see + " (set -g " + settingWelcome + " off hides this)"
 }
 
 // say shows msg on every attached client for a while, or, when none is attached (tmux is still
