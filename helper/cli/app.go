@@ -91,6 +91,10 @@ func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
 			path = append([]string{cc.Command.Name}, path...)
 		}
 	}
+	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
+	if strings.HasPrefix(err.Error(), "invalid value ") {
+		return InvalidValuef("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+	}
 	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
 }
 

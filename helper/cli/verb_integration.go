@@ -306,7 +306,7 @@ func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Comm
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
 			if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
-				return UsageErrorf("herdr-env takes on or off: taw integration herdr-env {on|off}")
+				return InvalidValuef("herdr-env takes on or off: taw integration herdr-env {on|off}")
 			}
 			opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
 			if opts.Bin == "" {

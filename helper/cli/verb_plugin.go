@@ -242,7 +242,7 @@ func pluginSetEnabled(on bool) func(reg *plugins.Registry, i int) {
 func findEntry(f *Factory, qualified string) (plugins.Plugin, string, error) {
 	i := strings.LastIndex(qualified, ".")
 	if i <= 0 || i == len(qualified)-1 {
-		return plugins.Plugin{}, "", UsageErrorf("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
+		return plugins.Plugin{}, "", InvalidValuef("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
 	}
 	id, entry := qualified[:i], qualified[i+1:]
 	if cfg, _ := config.Load(f.Getenv); !cfg.Plugins.Enabled {

@@ -59,7 +59,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			if c.IsSet(flagInterval) {
 				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
 				if err != nil || d < 100*time.Millisecond || d > time.Minute {
-					return UsageErrorf("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
+					return InvalidValuef("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
 				}
 				opts.Interval = d
 			}
