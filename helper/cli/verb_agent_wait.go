@@ -38,8 +38,8 @@ func newAgentWaitCommand(f *Factory, runF func(*agentWaitOptions) error) *cli.Co
 		Usage:     "wait until an agent is in one of the given states, then print it as JSON",
 		ArgsUsage: "<pane|agent> [--until {idle|done|working|blocked|unknown}]... [--timeout <duration>] [--changed]",
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "a `state` that ends the wait (repeatable; default idle, done and blocked)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "give up after `duration` (30s, 2m, or milliseconds as a bare number); default never"},
+			&cli.StringSliceFlag{Name: flagUntil, Usage: "a `<state>` that ends the wait (repeatable; default idle, done and blocked)"},
+			&cli.StringFlag{Name: flagTimeout, Usage: "give up after `<duration>` (30s, 2m, or milliseconds as a bare number); default never"},
 			&cli.BoolFlag{Name: flagChanged, Usage: "count only a state the agent moves into after the wait starts"},
 		},
 		Action: func(c *cli.Context) error {

@@ -301,7 +301,7 @@ func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Comm
 		ArgsUsage: "{on|off} [--bin <path>]",
 		Hidden:    true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `path`); this taw by default"},
+			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `<path>`); this taw by default"},
 		},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)

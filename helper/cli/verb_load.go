@@ -77,11 +77,11 @@ func newLoadCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "load",
 		Usage:     "load the plugin into the running tmux server (taw.tmux runs this)",
-		UsageText: "taw load [--plugin-dir DIR] [--announce TEXT]",
+		UsageText: "taw load [--plugin-dir <dir>] [--announce <text>]",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `DIR`"},
-			&cli.StringFlag{Name: "announce", Usage: "`TEXT` to say with what the load has to say (taw.tmux says what its build did)"},
+			&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `<dir>`"},
+			&cli.StringFlag{Name: "announce", Usage: "`<text>` to say with what the load has to say (taw.tmux says what its build did)"},
 		},
 		Action: func(c *cli.Context) error {
 			l, err := newLoadContext(c.Context, f, c.String("plugin-dir"))

@@ -41,8 +41,8 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 		Usage:     "send one notification on every enabled channel and print what was sent",
 		ArgsUsage: "[--kind {blocked|finished}] [--pane <pane>]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "`blocked` (needs a decision) or finished"},
-			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `pane` the notification is about (default: the calling pane)"},
+			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
+			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {

@@ -307,10 +307,10 @@ func (f *Factory) bin() string {
 
 // newPluginOpenCommand builds action run, pane open and popup open.
 func newPluginOpenCommand(f *Factory, verb, kind, usage string) *cli.Command {
-	flags := []cli.Flag{&cli.StringFlag{Name: flagPluginPane, Usage: "the `pane` it is for (default: the calling pane)"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: flagPluginPane, Usage: "the `<pane>` it is for (default: the calling pane)"}}
 	args := "<plugin>.<" + kind + "> [--pane <pane>]"
 	if kind == "popup" {
-		flags = append(flags, &cli.StringFlag{Name: flagPluginClient, Usage: "the `client` to show it on (default: tmux's choice)"})
+		flags = append(flags, &cli.StringFlag{Name: flagPluginClient, Usage: "the `<client>` to show it on (default: tmux's choice)"})
 		args += " [--client <client>]"
 	}
 	return &cli.Command{

@@ -46,7 +46,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 		ArgsUsage: "[--once] [--interval <duration>] [--json]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
-			&cli.StringFlag{Name: flagInterval, Usage: "look every `duration` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
+			&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
 			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
 			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
 		},
