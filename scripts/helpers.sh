@@ -7,12 +7,11 @@
 __taw_say() {
 	local msg="taw: $*" clients c
 	clients="$(command tmux list-clients -F '#{client_name}' 2>/dev/null)"
-	command tmux set-option -gq @agent-wizard-status "$msg"
 	if [ -z "$clients" ]; then
-		command tmux set-option -gq @agent-wizard-notice "$msg"
+		command tmux set-option -gq @agent-wizard-status "$msg" \; set-option -gq @agent-wizard-notice "$msg"
 		return 0
 	fi
-	command tmux set-option -gqu @agent-wizard-notice
+	command tmux set-option -gq @agent-wizard-status "$msg" \; set-option -gqu @agent-wizard-notice
 	while IFS= read -r c; do
 		command tmux display-message -d 10000 -c "$c" "$msg" 2>/dev/null
 	done <<EOF
