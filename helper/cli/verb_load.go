@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
+	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -52,7 +54,8 @@ var publishBinStep = loadStep{
 		return err
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
-		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", tmuxconf.BinOption})
+		cmds := append([]tmux.Cmd{{"set-option", "-gqu", tmuxconf.BinOption}}, tmux.UnsetWakeCmds(panestate.SignalChannel, watch.WakeChannel)...)
+		_, err := l.Client.Run(ctx, cmds...)
 		return err
 	},
 }
