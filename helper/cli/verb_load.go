@@ -9,7 +9,6 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
-	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
@@ -243,8 +242,7 @@ const (
 	settingStatusLine = "@agent-wizard-status-line"
 )
 
-// noticeOption holds what a load had to say while no client was attached to see it.
-const noticeOption = "@agent-wizard-notice"
+const noticeOption = tmuxconf.NoticeOption
 
 // noticeMillis is how long a message of the plugin stays on the status line.
 const noticeMillis = "10000"
@@ -254,8 +252,7 @@ const noticeMillis = "10000"
 var noticeStep = loadStep{
 	name: "notices",
 	hooks: func(l *loadContext) map[string][]string {
-		show := "display-message -d " + noticeMillis + " " + tmuxfmt.QuoteString("#{"+noticeOption+"}") + " ; set-option -gqu " + noticeOption
-		return map[string][]string{"client-attached": {"if-shell -F " + tmuxfmt.QuoteString("#{"+noticeOption+"}") + " " + tmuxfmt.QuoteString(show)}}
+		return map[string][]string{"client-attached": {tmuxconf.NoticeHook(noticeMillis)}}
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
 		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption})
