@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,9 @@ func init() {
 			for time.Now().Before(deadline) {
 				if got, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-bin"); got == want {
 					return nil
+				}
+				if status, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status"); strings.Contains(status, "failed") {
+					return fmt.Errorf("the plugin's build failed: %s", status)
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
