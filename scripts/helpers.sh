@@ -74,7 +74,8 @@ __taw_build_and_load() {
 		kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null && return 0
 		rm -rf "$lock" && mkdir "$lock" 2>/dev/null || return 0
 	fi
-	echo "$$" >"$lock/pid"
+	echo "${BASHPID:-$$}" >"$lock/pid"
+	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (a few seconds)"
 	if __taw_build "$dir"; then
 		__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
 	elif [ -n "$loaded" ]; then
@@ -116,13 +117,9 @@ __taw_start() {
 		fi
 		return 0
 	fi
-	local news="building the helper in the background; it loads when done (a few seconds)"
-	if [ -n "$now" ]; then
-		news="building the helper in the background; using $now until it is done"
-		__taw_load "$now" "$dir" "$news"
-	else
-		__taw_say "$news"
-	fi
+	# With a binary to load now, it says that a build runs; without one, the build job says so
+	# itself, so that not even a message keeps tmux waiting.
+	[ -n "$now" ] && __taw_load "$now" "$dir" "building the helper in the background; using $now until it is done"
 	# Detached, its output closed, so run-shell (and tmux's start) does not wait for it.
 	if command -v setsid >/dev/null 2>&1; then
 		setsid bash -c '. "$1/scripts/helpers.sh" && __taw_build_and_load "$1" "$2"' taw-build "$dir" "$now" >/dev/null 2>&1 </dev/null &
