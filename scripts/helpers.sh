@@ -41,7 +41,7 @@ __taw_build() {
 	local version
 	version="$(__taw_version "$1")"
 	mkdir -p "$1/bin"
-	(cd "$1" && GOTOOLCHAIN=local go build -trimpath -tags urfave_cli_no_docs \
+	(cd "$1" && GOTOOLCHAIN=local nice -n 19 go build -trimpath -tags urfave_cli_no_docs \
 		-ldflags "-X github.com/taw-tmux/taw/helper/cli.Version=$version" -o bin/taw.new ./helper) >"$1/bin/build.log" 2>&1 &&
 		mv -f "$1/bin/taw.new" "$1/bin/taw"
 }
