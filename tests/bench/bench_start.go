@@ -70,7 +70,7 @@ func init() {
 		}
 		stop := func(server string) { _, _ = e.Tmux(server, "kill-server") }
 
-		const n = 3
+		const n = 5
 		without, err := Median(n, func() error {
 			s, err := start(plain, nil)
 			stop(s)
@@ -80,6 +80,19 @@ func init() {
 			return nil, err
 		}
 		lastConf := "" // the tmux.conf of the last fresh copy, whose binary is built by then
+		// The floor of any plugin: a tmux.conf whose run-shell runs a script that does nothing.
+		noop := filepath.Join(e.TmpDir, "noop.conf")
+		if err := os.WriteFile(noop, []byte("set -g status-right 'mine'\nrun-shell true\n"), 0o644); err != nil {
+			return nil, err
+		}
+		floor, err := Median(n, func() error {
+			s, err := start(noop, nil)
+			stop(s)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
 		// run is one first start with the plugin: how long tmux took to start, and how long until
 		// the built helper was loaded.
 		run := func(extra []string) (started, load time.Duration, err error) {
@@ -118,6 +131,8 @@ func init() {
 		results := []Result{
 			{What: "first tmux start with the plugin, no binary yet", Value: Ms(medianDuration(starts)), Unit: "ms",
 				Baseline: "tmux start without taw", BaseVal: Ms(without), Goal: "as fast as without taw"},
+			{What: "first tmux start with the plugin, no binary yet", Value: Ms(medianDuration(starts)), Unit: "ms",
+				Baseline: "tmux start running run-shell true", BaseVal: Ms(floor), Goal: "the floor of any plugin"},
 			{What: "  start to the built helper loaded (background)", Value: Ms(medianDuration(loads)), Unit: "ms", Goal: "not waited for"},
 			{What: "later tmux starts, the plugin's binary built", Value: Ms(built), Unit: "ms",
 				Baseline: "tmux start without taw", BaseVal: Ms(without), Goal: "(the load itself)"},
