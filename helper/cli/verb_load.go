@@ -40,6 +40,7 @@ var loadSteps = []loadStep{
 	noticeStep,
 	publishBinStep,
 	herdrEnvStep,
+	herdrSocketStep,
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
