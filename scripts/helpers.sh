@@ -12,8 +12,11 @@ __taw_say() {
 		return 0
 	fi
 	command tmux set-option -gq @agent-wizard-status "$msg" \; set-option -gqu @agent-wizard-notice
+	# display-message reads its text as a format and a strftime string: # and % are doubled.
+	local shown=${msg//#/##}
+	shown=${shown//%/%%}
 	while IFS= read -r c; do
-		command tmux display-message -d 10000 -c "$c" "$msg" 2>/dev/null
+		command tmux display-message -d 10000 -c "$c" "$shown" 2>/dev/null
 	done <<EOF
 $clients
 EOF
@@ -79,7 +82,7 @@ __taw_build_and_load() {
 	if __taw_build "$dir"; then
 		__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
 	elif [ -n "$loaded" ]; then
-		__taw_say "building the helper failed (see $dir/bin/build.log; Go 1.25 or newer is needed): still using $loaded"
+		__taw_say "building the helper failed (see $dir/bin/build.log; Go 1.25 or newer is needed): still using the one loaded ($loaded)"
 	else
 		__taw_say "building the helper failed: see $dir/bin/build.log (Go 1.25 or newer is needed), or put a taw binary on PATH and reload"
 	fi
