@@ -154,7 +154,8 @@ wire_api = "responses"
 			{keys: []string{"Enter"}, wait: `Done\.`},
 			{screen: "question", text: "ASK me", wait: `enter confirm`, want: "blocked"},
 			{keys: []string{"Escape"}, wait: `ctrl\+p commands`},
-			{screen: "after-error", text: "FAIL now", wait: `the stand-in refused`, want: "idle"},
+			// The footer names the folder again once the turn is over.
+			{screen: "after-error", text: "FAIL now", wait: `the stand-in refused[\s\S]*repo\s+\S*\s*ctrl\+p commands`, want: "idle"},
 			{screen: "retrying", text: "RETRY now", wait: `retrying in`, want: "working"},
 		},
 	},
