@@ -242,6 +242,20 @@ wire_api = "responses"
 		steps: []step{
 			{screen: "sign-in-menu", wait: `Connect a model provider`, want: "blocked", within: 2 * time.Minute},
 			{screen: "provider-picker", keys: []string{"Down", "Down", "Down", "Enter"}, wait: `Search providers`, want: "blocked"},
+			{typed: "OpenAI Compatible", wait: `Choose a provider`},
+			{screen: "provider-config", keys: []string{"Enter"}, wait: `Tab to switch fields`, want: "blocked"},
+			{keys: []string{"C-u"}, wait: `Base URL`},
+			{typed: "{url}/v1", wait: `127\.0\.0\.1`},
+			{keys: []string{"Tab", "Tab"}, wait: `API key`},
+			{typed: "sk-standin", wait: `sk-standin`},
+			{screen: "set-model-id", keys: []string{"Enter"}, wait: `Set model ID`, want: "blocked"},
+			// A promotion may wait for a key first; Escape closes it and is harmless at the prompt.
+			{keys: []string{"Enter"}, wait: `any other key to close|What can I do for you`},
+			{keys: []string{"Escape"}, wait: `What can I do for you|Ask anything`},
+			{keys: []string{"BTab"}, wait: `Auto-approve all disabled`},
+			{screen: "permission-command", text: "run a TOOL", wait: `Approve tool call\?`, want: "blocked"},
+			{keys: []string{"y"}, wait: `Ask anything`},
+			{screen: "slow-stream", text: "answer SLOW", wait: `Thinking\.`, want: "working"},
 		},
 	},
 	"amp": {

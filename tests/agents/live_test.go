@@ -28,6 +28,7 @@ import (
 type step struct {
 	screen string   // the fixture's name for this screen
 	text   string   // typed literally, then Enter
+	typed  string   // typed literally, no Enter (a form field); {url} is the stand-in's address
 	keys   []string // tmux key names, sent after text
 	wait   string   // regular expression over the pane's text
 	want   string   // idle, working or blocked; "" to only wait
@@ -141,6 +142,12 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 			// Several agents take keys that arrive with the text as a paste, Enter included.
 			time.Sleep(time.Second)
 			s.keys = append([]string{"Enter"}, s.keys...)
+		}
+		if s.typed != "" {
+			if _, err := tm.Run("send-keys", "-t", target, "-l", strings.ReplaceAll(s.typed, "{url}", url)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
 		}
 		for _, k := range s.keys {
 			if _, err := tm.Run("send-keys", "-t", target, k); err != nil {

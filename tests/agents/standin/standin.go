@@ -64,8 +64,8 @@ func ScenarioOf(msg string) (Scenario, string) {
 // The tool names agents give their shell, question and plan-approval tools, most likely first.
 var (
 	shellTools = []string{"Bash", "Execute", "run_shell_command", "shell_command", "shell", "exec_command",
-		"bash", "execute_command", "run_terminal_cmd", "terminal", "run_command", "launch-process", "powershell"}
-	askTools  = []string{"AskUserQuestion", "AskUser", "ask_user", "ask_user_question", "question", "ask_followup_question", "request_user_input", "ask"}
+		"bash", "execute_command", "run_commands", "run_terminal_cmd", "terminal", "run_command", "launch-process", "powershell"}
+	askTools  = []string{"AskUserQuestion", "AskUser", "ask_user", "ask_user_question", "ask_question", "question", "ask_followup_question", "request_user_input", "ask"}
 	planTools = []string{"ExitPlanMode", "exit_plan_mode", "plan_exit", "ExitSpecMode", "submit_plan", "plan_mode_respond"}
 )
 
@@ -282,13 +282,15 @@ func argsFor(t tool, sc Scenario) map[string]any {
 				args["justification"] = "May I write probe.txt?"
 			}
 		}
-		for _, k := range []string{"command", "cmd", "commandLine", "CommandLine"} {
+		for _, k := range []string{"command", "cmd", "commandLine", "CommandLine", "commands"} {
 			p, ok := props(t.schema)[k]
 			if !ok {
 				continue
 			}
-			if typ, _ := p.(map[string]any)["type"].(string); typ == "array" {
-				args[k] = []any{"bash", "-lc", "echo probe > probe.txt"}
+			if typ, _ := p.(map[string]any)["type"].(string); typ == "array" && k == "commands" {
+				args[k] = []any{"echo probe > probe.txt"} // a list of commands (Cline)
+			} else if typ == "array" {
+				args[k] = []any{"bash", "-lc", "echo probe > probe.txt"} // one argv (Codex's older shell)
 			} else {
 				args[k] = "echo probe > probe.txt"
 			}
