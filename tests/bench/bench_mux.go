@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -76,11 +78,32 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		ctlEcho, err := controlEchoLatency(e, s, 100)
+		if err != nil {
+			return nil, err
+		}
+		payload := sendPayload()
+		var sendRates, pasteRates []float64
+		for i := 0; i < 3; i++ {
+			d, err := muxSendThroughput(e, c, fmt.Sprintf("send%d", i), payload)
+			if err != nil {
+				return nil, err
+			}
+			sendRates = append(sendRates, mbps(len(payload), d))
+			if d, err = barePasteThroughput(e, s, i, payload); err != nil {
+				return nil, err
+			}
+			pasteRates = append(pasteRates, mbps(len(payload), d))
+		}
 		return []Result{
 			{What: fmt.Sprintf("taw mux: %d MiB cat to a subscriber", size>>20), Value: median(mux), Unit: "MB/s",
 				Baseline: "same cat, bare tmux pipe-pane", BaseVal: median(bare)},
 			{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
 				Baseline: "tmux send-keys + capture-pane", BaseVal: Ms(bareEcho)},
+			{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
+				Baseline: "tmux -C send-keys → %output", BaseVal: Ms(ctlEcho), Goal: "≤1.5×"},
+			{What: fmt.Sprintf("taw mux: one %.1f MiB Send read by the pane", float64(len(payload))/(1<<20)), Value: median(sendRates), Unit: "MB/s",
+				Baseline: "tmux load-buffer + paste-buffer", BaseVal: median(pasteRates), Goal: "≥10 MB/s"},
 		}, nil
 	})
 }
@@ -252,4 +275,165 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// sendPayload is the largest Send a 4 MiB frame carries (base64 makes 3 bytes 4), of every byte
+// value.
+func sendPayload() []byte {
+	n := (wire.MaxFrameBytes - 256) / 4 * 3
+	if v, err := strconv.Atoi(os.Getenv("TAW_BENCH_SEND_BYTES")); err == nil && v > 0 && v < n {
+		n = v // a smaller Send, for a server too slow for the largest
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i/251)
+	}
+	return b
+}
+
+// readerCommand reads exactly n bytes from a raw terminal, then writes a line to a FIFO: the
+// moment the whole Send has reached the program.
+func readerCommand(n int, fifo string) string {
+	return fmt.Sprintf("stty raw -echo; head -c %d >/dev/null; echo done > %s; exec sleep 300", n, fifo)
+}
+
+func doneFIFO(e *Env, name string) (*os.File, string, error) {
+	path := filepath.Join(e.TmpDir, name)
+	_ = os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, "", err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	return f, path, err
+}
+
+func waitDone(f *os.File) error {
+	f.SetReadDeadline(time.Now().Add(120 * time.Second))
+	buf := make([]byte, 16)
+	_, err := f.Read(buf)
+	return err
+}
+
+// waitRaw waits until a pane's terminal is raw and silent, so no byte is echoed or cooked.
+func waitRawMux(c *client.Conn, id string) error {
+	return waitOutput(c, id, 'R')
+}
+
+func muxSendThroughput(e *Env, c *client.Conn, id string, data []byte) (time.Duration, error) {
+	f, fifo, err := doneFIFO(e, id+".fifo")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if r, err := c.Call(&wire.OpSubscribe{PaneID: id}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("subscribe: %v %v", err, r)
+	}
+	cmd := "stty raw -echo; printf R; " + strings.TrimPrefix(readerCommand(len(data), fifo), "stty raw -echo; ")
+	req := wire.SpawnRequest{PaneID: id, Command: wire.CommandSpec{Program: "/bin/sh", Args: []string{"-c", cmd}},
+		Size: wire.PaneSize{Rows: 50, Cols: 200}, AdapterID: "bench"}
+	if r, err := c.Call(&wire.OpSpawn{Request: req}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("spawn: %v %v", err, r)
+	}
+	if err := waitRawMux(c, id); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	r, err := c.Call(&wire.OpSend{PaneID: id, Data: data})
+	if err != nil {
+		return 0, err
+	}
+	if r.Error != nil {
+		return 0, fmt.Errorf("send: %v", r.Error)
+	}
+	if err := waitDone(f); err != nil {
+		return 0, fmt.Errorf("the pane did not read the whole Send: %v", err)
+	}
+	d := time.Since(start)
+	if r, err := c.Call(&wire.OpKillTree{PaneID: id}); err != nil || r.Error != nil {
+		return 0, fmt.Errorf("kill: %v %v", err, r)
+	}
+	c.Pending = nil
+	return d, nil
+}
+
+func barePasteThroughput(e *Env, server string, i int, data []byte) (time.Duration, error) {
+	f, fifo, err := doneFIFO(e, fmt.Sprintf("paste%d.fifo", i))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	src := filepath.Join(e.TmpDir, "paste.bin")
+	if err := os.WriteFile(src, data, 0o600); err != nil {
+		return 0, err
+	}
+	ready := filepath.Join(e.TmpDir, fmt.Sprintf("paste%d.ready", i))
+	target := fmt.Sprintf("bench:%d", 40+i)
+	cmd := "stty raw -echo; touch " + ready + "; " + strings.TrimPrefix(readerCommand(len(data), fifo), "stty raw -echo; ")
+	if out, err := e.Tmux(server, "new-window", "-d", "-t", target, cmd); err != nil {
+		return 0, fmt.Errorf("bare paste pane: %v: %s", err, out)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("bare paste pane did not start")
+		}
+	}
+	start := time.Now()
+	// The file is written again inside the timing: a Send's bytes arrive over the wire too.
+	if err := os.WriteFile(src, data, 0o600); err != nil {
+		return 0, err
+	}
+	if out, err := e.Tmux(server, "load-buffer", "-b", "bench", src, ";", "paste-buffer", "-r", "-d", "-b", "bench", "-t", target); err != nil {
+		return 0, fmt.Errorf("paste: %v: %s", err, out)
+	}
+	if err := waitDone(f); err != nil {
+		return 0, fmt.Errorf("the bare pane did not read the whole paste: %v", err)
+	}
+	d := time.Since(start)
+	_, _ = e.Tmux(server, "kill-window", "-t", target)
+	return d, nil
+}
+
+// controlEchoLatency is the floor for an echo: one long-lived tmux control-mode client sends a
+// byte with send-keys and waits for the %output line that carries it back.
+func controlEchoLatency(e *Env, server string, n int) (time.Duration, error) {
+	pane, err := e.Tmux(server, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "bench:31", "stty raw -echo; exec cat")
+	if err != nil {
+		return 0, fmt.Errorf("control echo pane: %v: %s", err, pane)
+	}
+	cmd := exec.Command("tmux", "-L", server, "-C", "attach-session", "-t", "bench")
+	cmd.Env = e.Environ()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() { in.Close(); _ = cmd.Wait() }()
+	lines := bufio.NewReader(outPipe)
+	prefix := "%output " + pane + " "
+	i := 0
+	return Median(n, func() error {
+		i++
+		b := byte('a' + i%26)
+		if _, err := fmt.Fprintf(in, "send-keys -H -t %s %02x\n", pane, b); err != nil {
+			return err
+		}
+		for {
+			line, err := lines.ReadString('\n')
+			if err != nil {
+				return fmt.Errorf("control client: %v", err)
+			}
+			if strings.HasPrefix(line, prefix) && strings.IndexByte(line[len(prefix):], b) >= 0 {
+				return nil
+			}
+		}
+	})
 }

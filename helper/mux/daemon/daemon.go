@@ -57,6 +57,7 @@ type Daemon struct {
 	nextID  atomic.Uint64
 
 	sweepMu sync.Mutex
+	sweeps  atomic.Uint64 // sweeps done, so that a test can wait for the next one
 }
 
 // New builds a daemon over a started host.
@@ -78,6 +79,15 @@ func (d *Daemon) Serve(ln net.Listener) error {
 	d.ln = ln
 	d.lnMu.Unlock()
 	go d.sweepLoop()
+	go func() {
+		select {
+		case <-d.cfg.Host.Ended():
+			// No pane's output can be read any more: serving on would show panes frozen.
+			d.logf("the tmux control client has ended: shutting down")
+			d.Shutdown()
+		case <-d.done:
+		}
+	}()
 	for {
 		nc, err := ln.Accept()
 		if err != nil {

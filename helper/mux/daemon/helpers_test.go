@@ -241,4 +241,26 @@ func eventually(t *testing.T, what string, f func() bool) {
 	}
 }
 
-var _ = fmt.Sprintf
+// waitSweeps waits until n more exit sweeps have run.
+func (td *testDaemon) waitSweeps(t *testing.T, n uint64) {
+	t.Helper()
+	target := td.d.sweeps.Load() + n
+	eventually(t, fmt.Sprintf("%d exit sweeps", n), func() bool { return td.d.sweeps.Load() >= target })
+}
+
+// attachUntilNotBusy repeats an Attach while the rate limit answers Busy (the limit ends by
+// itself; the wait is for that) and returns the first other answer.
+func attachUntilNotBusy(t *testing.T, c *client.Conn, id string) (*client.Attached, *wire.Error) {
+	t.Helper()
+	var a *client.Attached
+	var werr *wire.Error
+	eventually(t, "an Attach the rate limit lets through", func() bool {
+		var err error
+		a, werr, err = c.Attach(id)
+		if err != nil {
+			t.Fatalf("Attach %s: %v", id, err)
+		}
+		return werr == nil || werr.Kind != wire.ErrBusy
+	})
+	return a, werr
+}

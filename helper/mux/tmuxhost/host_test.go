@@ -45,7 +45,7 @@ func (s *sink) write(p []byte) { s.mu.Lock(); s.buf.Write(p); s.mu.Unlock() }
 func (s *sink) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
 
 // The first bytes a program writes are read, and tmux's exit status comes back; a death by
-// signal has no status.
+// signal N comes back as 128+N, the number a shell reports, with the signal.
 func TestSpawnOutputFromTheFirstByteAndExitStatus(t *testing.T) {
 	h := startHost(t)
 	ctx := context.Background()
@@ -66,8 +66,8 @@ func TestSpawnOutputFromTheFirstByteAndExitStatus(t *testing.T) {
 		}
 		a, b := st[exited.PaneID], st[killed.PaneID]
 		if a.Dead && b.Dead && out.String() == "first" {
-			if a.ExitCode == nil || *a.ExitCode != 3 || b.ExitCode != nil {
-				t.Fatalf("exit codes %v and %v, want 3 and none", a.ExitCode, b.ExitCode)
+			if a.ExitCode == nil || *a.ExitCode != 3 || a.Signal != 0 || b.ExitCode == nil || *b.ExitCode != 128+9 || b.Signal != 9 {
+				t.Fatalf("exits %+v and %+v, want status 3, and signal 9 as 137", a, b)
 			}
 			return
 		}
