@@ -27,16 +27,21 @@ type Config struct {
 	Own bool
 	// TmuxPath is the tmux binary the lifeline pane runs (see Start).
 	TmuxPath string
-	// RunDir is a private directory (0700) for the FIFOs.
+	// RunDir is a private directory (0700) for the FIFOs and sockets.
 	RunDir string
+	// Relay is the command (an argument vector) that pipe-pane runs, with a socket and a token
+	// after it, to hand the pane's output pipe over (see RelayFD). Empty: output goes through
+	// `cat` and a FIFO instead.
+	Relay []string
 }
 
 // Host is one tmux session serving panes.
 type Host struct {
 	cfg      Config
 	lifeline *os.File
-	// ctl is the one control-mode client every call and every pane's output go through.
-	ctl *tmux.Control
+	// ctl is the one control-mode client Sends and every other call after Start go through.
+	ctl    *tmux.Control
+	relays *relays // nil without a Relay
 
 	mu    sync.Mutex
 	next  int    // the next window index
@@ -124,6 +129,14 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h.ctl = ctl
+	if len(cfg.Relay) > 0 {
+		if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
+			ctl.Close()
+			f.Close()
+			_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+			return nil, err
+		}
+	}
 	return h, nil
 }
 
@@ -218,17 +231,9 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 	index := h.next
 	h.next++
 	h.mu.Unlock()
-	fifoPath := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
-	_ = os.Remove(fifoPath)
-	if err := syscall.Mkfifo(fifoPath, 0o600); err != nil {
-		return nil, fmt.Errorf("make output fifo: %w", err)
-	}
-	// Read-write, so the open does not wait for the writer and reads never see end of file
-	// between writers.
-	fifo, err := os.OpenFile(fifoPath, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	pipe, err := h.outputPipe(index)
 	if err != nil {
-		os.Remove(fifoPath)
-		return nil, fmt.Errorf("open output fifo: %w", err)
+		return nil, err
 	}
 	target := fmt.Sprintf("%s:%d", Session, index)
 	argv := append([]string{spec.Program}, spec.Args...)
@@ -247,11 +252,13 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		create,
 		tmux.Cmd{"set-option", "-w", "-t", target, "remain-on-exit", "on"},
 		tmux.Cmd{"resize-window", "-t", target, "-x", strconv.Itoa(int(spec.Cols)), "-y", strconv.Itoa(int(spec.Rows))},
-		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat("exec cat > " + shellQuote(fifoPath))},
+		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat(pipe.command)},
 	)
+	if err == nil {
+		err = pipe.wait(ctx)
+	}
 	if err != nil {
-		fifo.Close()
-		os.Remove(fifoPath)
+		pipe.abandon()
 		if res != "" {
 			// The window exists but a later command failed: do not leave it behind.
 			_, _ = h.ctl.Run(ctx, tmux.Cmd{"kill-window", "-t", target})
@@ -260,12 +267,11 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 	}
 	fields := strings.Fields(strings.SplitN(res, "\n", 2)[0])
 	if len(fields) != 3 {
-		fifo.Close()
-		os.Remove(fifoPath)
+		pipe.abandon()
 		return nil, fmt.Errorf("create tmux window: unexpected answer %q", res)
 	}
 	pid, _ := strconv.Atoi(fields[2])
-	p := &Pane{PaneID: fields[0], WindowID: fields[1], PID: pid, fifo: fifo, fifoPath: fifoPath, done: make(chan struct{})}
+	p := &Pane{PaneID: fields[0], WindowID: fields[1], PID: pid, fifo: pipe.file, fifoPath: pipe.path, done: make(chan struct{})}
 	go p.read(out)
 	return p, nil
 }
@@ -286,7 +292,74 @@ func (p *Pane) read(out func([]byte)) {
 
 func (p *Pane) close() {
 	p.fifo.Close()
-	os.Remove(p.fifoPath)
+	if p.fifoPath != "" {
+		os.Remove(p.fifoPath)
+	}
+}
+
+// outputPipe is where a new pane's output will come from, and the pipe-pane command that
+// sends it there.
+type outputPipe struct {
+	command string
+	file    *os.File // the read end; for a relay, once it has come
+	path    string   // the FIFO, removed with the pane; "" for a relay
+	relays  *relays
+	token   string
+	ch      chan *os.File
+}
+
+func (h *Host) outputPipe(index int) (*outputPipe, error) {
+	if h.relays != nil {
+		token, ch, err := h.relays.expect()
+		if err != nil {
+			return nil, err
+		}
+		words := make([]string, 0, len(h.cfg.Relay)+2)
+		for _, w := range append(append([]string{}, h.cfg.Relay...), h.relays.path, token) {
+			words = append(words, shellQuote(w))
+		}
+		return &outputPipe{command: "exec " + strings.Join(words, " "), relays: h.relays, token: token, ch: ch}, nil
+	}
+	path := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
+	_ = os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, fmt.Errorf("make output fifo: %w", err)
+	}
+	// Read-write, so the open does not wait for the writer and reads never see end of file
+	// between writers.
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("open output fifo: %w", err)
+	}
+	return &outputPipe{command: "exec cat > " + shellQuote(path), file: f, path: path}, nil
+}
+
+// wait waits for a relay to hand the pipe over; tmux holds the output until then.
+func (o *outputPipe) wait(ctx context.Context) error {
+	if o.file != nil {
+		return nil
+	}
+	select {
+	case o.file = <-o.ch:
+		return nil
+	case <-ctx.Done():
+		return errNoRelay
+	case <-time.After(10 * time.Second):
+		return errNoRelay
+	}
+}
+
+func (o *outputPipe) abandon() {
+	if o.relays != nil {
+		o.relays.forget(o.token, o.ch)
+	}
+	if o.file != nil {
+		o.file.Close()
+	}
+	if o.path != "" {
+		os.Remove(o.path)
+	}
 }
 
 // pasteFrom is the size from which a Send goes through a paste buffer rather than send-keys:
@@ -468,6 +541,9 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 		_, _ = h.run(ctx, tmux.Cmd{"kill-session", "-t", Session})
 	}
 	h.ctl.Close()
+	if h.relays != nil {
+		h.relays.close()
+	}
 	h.lifeline.Close()
 	os.RemoveAll(h.cfg.RunDir)
 }
