@@ -70,18 +70,35 @@ func init() {
 			bare = append(bare, mbps(size, d))
 		}
 
-		echo, err := muxEchoLatency(c, 100)
-		if err != nil {
-			return nil, err
-		}
 		bareEcho, err := bareEchoLatency(e, s, 100)
 		if err != nil {
 			return nil, err
 		}
-		ctlEcho, err := controlEchoLatency(e, s, 100)
+		muxRound, err := muxEcho(c)
 		if err != nil {
 			return nil, err
 		}
+		ctlRound, stopCtl, err := controlEcho(e, s)
+		if err != nil {
+			return nil, err
+		}
+		// Interleaved one for one, so that both see the same load.
+		var muxDs, ctlDs []time.Duration
+		for i := 0; i < 300; i++ {
+			for _, r := range []struct {
+				round func() error
+				ds    *[]time.Duration
+			}{{muxRound, &muxDs}, {ctlRound, &ctlDs}} {
+				t := time.Now()
+				if err := r.round(); err != nil {
+					stopCtl()
+					return nil, err
+				}
+				*r.ds = append(*r.ds, time.Since(t))
+			}
+		}
+		stopCtl()
+		echo, ctlEcho := medianDuration(muxDs), medianDuration(ctlDs)
 		payload := sendPayload()
 		var sendRates, pasteRates []float64
 		for i := 0; i < 3; i++ {
@@ -203,28 +220,36 @@ func bareThroughput(e *Env, server string, i int, file string, size int) (time.D
 	return d, nil
 }
 
-func muxEchoLatency(c *client.Conn, n int) (time.Duration, error) {
+// muxEcho spawns a pane that echoes raw bytes and returns one round trip: Send a byte, wait for
+// its PaneOutput.
+func muxEcho(c *client.Conn) (func() error, error) {
 	const id = "echo"
 	if r, err := c.Call(&wire.OpSubscribe{PaneID: id}); err != nil || r.Error != nil {
-		return 0, fmt.Errorf("subscribe: %v %v", err, r)
+		return nil, fmt.Errorf("subscribe: %v %v", err, r)
 	}
 	req := wire.SpawnRequest{PaneID: id, Command: wire.CommandSpec{Program: "/bin/sh", Args: []string{"-c", "stty raw -echo; printf R; exec cat"}},
 		Size: wire.PaneSize{Rows: 50, Cols: 200}, AdapterID: "bench"}
 	if r, err := c.Call(&wire.OpSpawn{Request: req}); err != nil || r.Error != nil {
-		return 0, fmt.Errorf("spawn: %v %v", err, r)
+		return nil, fmt.Errorf("spawn: %v %v", err, r)
 	}
 	if err := waitOutput(c, id, 'R'); err != nil {
-		return 0, err
+		return nil, err
 	}
 	i := 0
-	return Median(n, func() error {
+	return func() error {
 		i++
 		b := byte('a' + i%26)
 		if _, err := c.Send(&wire.OpSend{PaneID: id, Data: []byte{b}}); err != nil {
 			return err
 		}
 		return waitOutput(c, id, b)
-	})
+	}, nil
+}
+
+func medianDuration(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
 }
 
 func waitOutput(c *client.Conn, id string, b byte) error {
@@ -396,31 +421,31 @@ func barePasteThroughput(e *Env, server string, i int, data []byte) (time.Durati
 	return d, nil
 }
 
-// controlEchoLatency is the floor for an echo: one long-lived tmux control-mode client sends a
-// byte with send-keys and waits for the %output line that carries it back.
-func controlEchoLatency(e *Env, server string, n int) (time.Duration, error) {
+// controlEcho is the floor for an echo: one long-lived tmux control-mode client sends a byte
+// with send-keys and waits for the %output line that carries it back.
+func controlEcho(e *Env, server string) (func() error, func(), error) {
 	pane, err := e.Tmux(server, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "bench:31", "stty raw -echo; exec cat")
 	if err != nil {
-		return 0, fmt.Errorf("control echo pane: %v: %s", err, pane)
+		return nil, nil, fmt.Errorf("control echo pane: %v: %s", err, pane)
 	}
 	cmd := exec.Command("tmux", "-L", server, "-C", "attach-session", "-t", "bench")
 	cmd.Env = e.Environ()
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
 	outPipe, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return nil, nil, err
 	}
-	defer func() { in.Close(); _ = cmd.Wait() }()
+	stop := func() { in.Close(); _ = cmd.Wait() }
 	lines := bufio.NewReader(outPipe)
 	prefix := "%output " + pane + " "
 	i := 0
-	return Median(n, func() error {
+	return func() error {
 		i++
 		b := byte('a' + i%26)
 		if _, err := fmt.Fprintf(in, "send-keys -H -t %s %02x\n", pane, b); err != nil {
@@ -435,5 +460,5 @@ func controlEchoLatency(e *Env, server string, n int) (time.Duration, error) {
 				return nil
 			}
 		}
-	})
+	}, stop, nil
 }
