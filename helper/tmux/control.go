@@ -83,6 +83,13 @@ func (c *Client) StartControl(ctx context.Context, session, flags string, output
 // Done is closed when the client has ended.
 func (ctl *Control) Done() <-chan struct{} { return ctl.done }
 
+// Ended says whether the client has ended or is ending: every call from now on fails.
+func (ctl *Control) Ended() bool {
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	return ctl.err != nil
+}
+
 // Close detaches the client and waits for it to end.
 func (ctl *Control) Close() {
 	ctl.wmu.Lock()
@@ -155,7 +162,13 @@ func (ctl *Control) send(cmds []Cmd, calls []*controlCall) error {
 	ctl.mu.Unlock()
 	if _, err := ctl.in.Write(line); err != nil {
 		// The reader fails the queued calls when the client ends; these are among them.
-		return &Error{Code: "server_not_running", Stderr: "the tmux control client has ended: " + err.Error()}
+		end := &Error{Code: "server_not_running", Stderr: "the tmux control client has ended: " + err.Error()}
+		ctl.mu.Lock()
+		if ctl.err == nil {
+			ctl.err = end
+		}
+		ctl.mu.Unlock()
+		return end
 	}
 	return nil
 }

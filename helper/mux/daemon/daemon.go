@@ -79,15 +79,6 @@ func (d *Daemon) Serve(ln net.Listener) error {
 	d.ln = ln
 	d.lnMu.Unlock()
 	go d.sweepLoop()
-	go func() {
-		select {
-		case <-d.cfg.Host.Ended():
-			// No pane's output can be read any more: serving on would show panes frozen.
-			d.logf("the tmux control client has ended: shutting down")
-			d.Shutdown()
-		case <-d.done:
-		}
-	}()
 	for {
 		nc, err := ln.Accept()
 		if err != nil {

@@ -130,3 +130,22 @@ func TestLargestSendArrivesExactly(t *testing.T) {
 		return err == nil && string(b) == hex.EncodeToString(all)
 	})
 }
+
+// Someone detaching the daemon's control client from its session costs nothing but the calls in
+// flight at that moment: the next call attaches a new one, and output never stopped.
+func TestControlClientDetachedIsReplaced(t *testing.T) {
+	td := startDaemon(t)
+	c := td.dial(t)
+	ok(t, c, &wire.OpSubscribe{PaneID: "p"})
+	ok(t, c, &wire.OpSpawn{Request: shellSpawn("p", "stty -echo; while read l; do echo got:$l; done")})
+	tmuxOut(t, td, "detach-client", "-s", "taw-mux")
+	eventually(t, "the control client to go", func() bool {
+		return tmuxOut(t, td, "list-clients", "-t", "taw-mux") == ""
+	})
+	// The call that finds the client gone may fail (tmux may or may not have run it); the next
+	// ones are served.
+	call(t, c, &wire.OpSend{PaneID: "p", Data: []byte("one\r")})
+	ok(t, c, &wire.OpSend{PaneID: "p", Data: []byte("two\r")})
+	s := &stream{t: t, pane: "p"}
+	s.until(c, "the echo", 30*time.Second, s.contains("got:two"))
+}

@@ -72,7 +72,7 @@ func FuzzSpawnArgv(f *testing.F) {
 			}
 			_ = h.Kill(ctx, p)
 		}
-		if got, err := h.ctl.Run(ctx, []string{"show-options", "-gqv", "@x"}); err != nil || got != "" {
+		if got, err := h.call(ctx, []string{"show-options", "-gqv", "@x"}); err != nil || got != "" {
 			t.Fatalf("a spawn ran a tmux command: @x = %q (%v)", got, err)
 		}
 	})

@@ -39,9 +39,12 @@ type Config struct {
 type Host struct {
 	cfg      Config
 	lifeline *os.File
-	// ctl is the one control-mode client Sends and every other call after Start go through.
-	ctl    *tmux.Control
-	relays *relays // nil without a Relay
+	// ctl is the one control-mode client Sends and every other call after Start go through;
+	// one that has ended (someone detached it) is replaced at the next call.
+	ctlMu   sync.Mutex
+	ctl     *tmux.Control
+	starter tmux.Client // the client that starts the control client
+	relays  *relays     // nil without a Relay
 
 	mu    sync.Mutex
 	next  int    // the next window index
@@ -122,7 +125,8 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	// Output is read through pipe-pane, not %output: tmux 3.3a drops a control client's
 	// pending %output of a pane whose process has just ended, and never-lost output is the
 	// protocol's first rule. So the control client asks for none.
-	ctl, err := starter.StartControl(ctx, Session, "no-output,ignore-size", func(string, []byte) {})
+	h.starter = starter
+	ctl, err := h.startControl(ctx)
 	if err != nil {
 		f.Close()
 		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
@@ -153,9 +157,27 @@ func (h *Host) run(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
 	return h.cfg.Tmux.Run(ctx, cmds...)
 }
 
-// Ended is closed when the control client has ended: the server is gone, or someone detached
-// it, and no pane's output can be read any more.
-func (h *Host) Ended() <-chan struct{} { return h.ctl.Done() }
+func (h *Host) startControl(ctx context.Context) (*tmux.Control, error) {
+	return h.starter.StartControl(ctx, Session, "no-output,ignore-size", func(string, []byte) {})
+}
+
+// call runs commands on the control client, first replacing one that has ended. A call that was
+// in flight when a client ended fails: tmux may or may not have run it.
+func (h *Host) call(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
+	h.ctlMu.Lock()
+	ctl := h.ctl
+	if ctl.Ended() {
+		next, err := h.startControl(ctx)
+		if err != nil {
+			h.ctlMu.Unlock()
+			return "", err
+		}
+		ctl.Close()
+		h.ctl, ctl = next, next
+	}
+	h.ctlMu.Unlock()
+	return ctl.Run(ctx, cmds...)
+}
 
 // holdLifeline opens the lifeline's write end once its reader has opened the other end. The
 // order matters: a reader that opened only after this process died would wait for a writer
@@ -261,7 +283,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		pipe.abandon()
 		if res != "" {
 			// The window exists but a later command failed: do not leave it behind.
-			_, _ = h.ctl.Run(ctx, tmux.Cmd{"kill-window", "-t", target})
+			_, _ = h.call(ctx, tmux.Cmd{"kill-window", "-t", target})
 		}
 		return nil, fmt.Errorf("create tmux window: %w", err)
 	}
@@ -380,7 +402,7 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 		for _, b := range data {
 			cmd = append(cmd, hexByte[b])
 		}
-		_, err := h.ctl.Run(ctx, cmd)
+		_, err := h.call(ctx, cmd)
 		return err
 	}
 	h.mu.Lock()
@@ -401,11 +423,11 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 		return fmt.Errorf("stage the bytes to send: %w", err)
 	}
 	buffer := fmt.Sprintf("taw-mux-send-%d", n)
-	if _, err := h.ctl.Run(ctx, tmux.Cmd{"load-buffer", "-b", buffer, path}); err != nil {
+	if _, err := h.call(ctx, tmux.Cmd{"load-buffer", "-b", buffer, path}); err != nil {
 		return err
 	}
-	if _, err := h.ctl.Run(ctx, tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}); err != nil {
-		_, _ = h.ctl.Run(ctx, tmux.Cmd{"delete-buffer", "-b", buffer})
+	if _, err := h.call(ctx, tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}); err != nil {
+		_, _ = h.call(ctx, tmux.Cmd{"delete-buffer", "-b", buffer})
 		return err
 	}
 	return nil
@@ -422,7 +444,7 @@ var hexByte = func() (t [256]string) {
 // resize-window also makes the window's size manual, so it holds with no client attached.
 // (Setting window-size manual globally instead makes tmux 3.3a crash on the next new-window.)
 func (h *Host) Resize(ctx context.Context, p *Pane, rows, cols uint16) error {
-	_, err := h.ctl.Run(ctx, tmux.Cmd{"resize-window", "-t", p.WindowID, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows))})
+	_, err := h.call(ctx, tmux.Cmd{"resize-window", "-t", p.WindowID, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows))})
 	return err
 }
 
@@ -433,7 +455,7 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	if p.PID > 1 {
 		proctree.KillTree(p.PID)
 	}
-	_, err := h.ctl.Run(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
+	_, err := h.call(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
 	p.close()
 	var te *tmux.Error
 	if errors.As(err, &te) && te.Code == "pane_not_found" {
@@ -456,7 +478,7 @@ type Status struct {
 // Poll reads every pane's status, keyed by %N.
 func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
 	list := tmux.Cmd{"list-panes", "-s", "-t", Session, "-F", "#{pane_id}:#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"}
-	out, err := h.ctl.Run(ctx, list)
+	out, err := h.call(ctx, list)
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +486,7 @@ func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
 		// tmux 3.3a can miss the SIGCHLD of a pane's process and leave it a zombie with no
 		// status until some other child of the server ends. A run-shell is such a child: the
 		// server reaps every zombie when it ends, and the status is there to read.
-		if again, err := h.ctl.Run(ctx, tmux.Cmd{"run-shell", "true"}, list); err == nil {
+		if again, err := h.call(ctx, tmux.Cmd{"run-shell", "true"}, list); err == nil {
 			out = again
 		}
 	}
@@ -540,7 +562,9 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 	} else {
 		_, _ = h.run(ctx, tmux.Cmd{"kill-session", "-t", Session})
 	}
+	h.ctlMu.Lock()
 	h.ctl.Close()
+	h.ctlMu.Unlock()
 	if h.relays != nil {
 		h.relays.close()
 	}
