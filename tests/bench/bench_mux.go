@@ -17,112 +17,126 @@ import (
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
 
-// taw mux: output throughput from a pane to a subscriber, beside the same file read straight out
-// of a bare tmux pane through pipe-pane; and Send→echo latency, beside a bare tmux send-keys plus
-// capture-pane round trip.
+// taw mux, each beside a baseline timed in the same run on a bare tmux server: output
+// throughput from a pane to a subscriber (beside pipe-pane into a FIFO); Send→echo latency
+// (beside one long-lived control-mode client, and a send-keys + capture-pane round trip); and
+// the throughput of the largest Send (beside load-buffer + paste-buffer). Registered apart, so
+// that -only mux-echo runs one.
 func init() {
-	register("mux", func(e *Env) ([]Result, error) {
-		file, size, err := benchFile(e, 16<<20)
-		if err != nil {
-			return nil, err
-		}
-		sock := filepath.Join(e.TmpDir, "mux.sock")
-		serve := exec.Command(e.Taw, "mux", "serve", "--socket", sock)
-		serve.Env = e.Environ()
-		if err := serve.Start(); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if c, err := client.Dial(sock, "bench", time.Second); err == nil {
-				_, _ = c.Call(&wire.OpKillServer{})
-				c.Close()
-			}
-			done := make(chan struct{})
-			go func() { _ = serve.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				_ = serve.Process.Kill()
-			}
-		}()
-		c, err := dialWhenReady(sock)
-		if err != nil {
-			return nil, err
-		}
-		defer c.Close()
-
-		s, err := e.Server("mux")
-		if err != nil {
-			return nil, err
-		}
-		// Interleaved, so that both see the same machine when other load comes and goes.
-		const runs = 5
-		var mux, bare []float64
-		for i := 0; i < runs; i++ {
-			d, err := muxThroughput(c, fmt.Sprintf("tp%d", i), file, size)
+	register("mux-output", func(e *Env) ([]Result, error) {
+		return withMux(e, "muxoutput", func(c *client.Conn, s string) ([]Result, error) {
+			file, size, err := benchFile(e, 16<<20)
 			if err != nil {
 				return nil, err
 			}
-			mux = append(mux, mbps(size, d))
-			if d, err = bareThroughput(e, s, i, file, size); err != nil {
-				return nil, err
-			}
-			bare = append(bare, mbps(size, d))
-		}
-
-		bareEcho, err := bareEchoLatency(e, s, 100)
-		if err != nil {
-			return nil, err
-		}
-		muxRound, err := muxEcho(c)
-		if err != nil {
-			return nil, err
-		}
-		ctlRound, stopCtl, err := controlEcho(e, s)
-		if err != nil {
-			return nil, err
-		}
-		// Interleaved one for one, so that both see the same load.
-		var muxDs, ctlDs []time.Duration
-		for i := 0; i < 300; i++ {
-			for _, r := range []struct {
-				round func() error
-				ds    *[]time.Duration
-			}{{muxRound, &muxDs}, {ctlRound, &ctlDs}} {
-				t := time.Now()
-				if err := r.round(); err != nil {
-					stopCtl()
+			// Interleaved, so that both see the same machine when other load comes and goes.
+			const runs = 5
+			var mux, bare []float64
+			for i := 0; i < runs; i++ {
+				d, err := muxThroughput(c, fmt.Sprintf("tp%d", i), file, size)
+				if err != nil {
 					return nil, err
 				}
-				*r.ds = append(*r.ds, time.Since(t))
+				mux = append(mux, mbps(size, d))
+				if d, err = bareThroughput(e, s, i, file, size); err != nil {
+					return nil, err
+				}
+				bare = append(bare, mbps(size, d))
 			}
-		}
-		stopCtl()
-		echo, ctlEcho := medianDuration(muxDs), medianDuration(ctlDs)
-		payload := sendPayload()
-		var sendRates, pasteRates []float64
-		for i := 0; i < 3; i++ {
-			d, err := muxSendThroughput(e, c, fmt.Sprintf("send%d", i), payload)
+			return []Result{{What: fmt.Sprintf("taw mux: %d MiB cat to a subscriber", size>>20), Value: median(mux), Unit: "MB/s",
+				Baseline: "same cat, bare tmux pipe-pane", BaseVal: median(bare), Goal: "≥1×"}}, nil
+		})
+	})
+	register("mux-echo", func(e *Env) ([]Result, error) {
+		return withMux(e, "muxecho", func(c *client.Conn, s string) ([]Result, error) {
+			bareEcho, err := bareEchoLatency(e, s, 100)
 			if err != nil {
 				return nil, err
 			}
-			sendRates = append(sendRates, mbps(len(payload), d))
-			if d, err = barePasteThroughput(e, s, i, payload); err != nil {
+			muxRound, err := muxEcho(c)
+			if err != nil {
 				return nil, err
 			}
-			pasteRates = append(pasteRates, mbps(len(payload), d))
-		}
-		return []Result{
-			{What: fmt.Sprintf("taw mux: %d MiB cat to a subscriber", size>>20), Value: median(mux), Unit: "MB/s",
-				Baseline: "same cat, bare tmux pipe-pane", BaseVal: median(bare)},
-			{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
-				Baseline: "tmux send-keys + capture-pane", BaseVal: Ms(bareEcho)},
-			{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
-				Baseline: "tmux -C send-keys → %output", BaseVal: Ms(ctlEcho), Goal: "≤1.5×"},
-			{What: fmt.Sprintf("taw mux: one %.1f MiB Send read by the pane", float64(len(payload))/(1<<20)), Value: median(sendRates), Unit: "MB/s",
-				Baseline: "tmux load-buffer + paste-buffer", BaseVal: median(pasteRates), Goal: "≥10 MB/s"},
-		}, nil
+			ctlRound, stopCtl, err := controlEcho(e, s)
+			if err != nil {
+				return nil, err
+			}
+			defer stopCtl()
+			// Interleaved one for one, so that both see the same load.
+			var muxDs, ctlDs []time.Duration
+			for i := 0; i < 300; i++ {
+				for _, r := range []struct {
+					round func() error
+					ds    *[]time.Duration
+				}{{muxRound, &muxDs}, {ctlRound, &ctlDs}} {
+					t := time.Now()
+					if err := r.round(); err != nil {
+						return nil, err
+					}
+					*r.ds = append(*r.ds, time.Since(t))
+				}
+			}
+			echo, ctlEcho := medianDuration(muxDs), medianDuration(ctlDs)
+			return []Result{
+				{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
+					Baseline: "tmux send-keys + capture-pane", BaseVal: Ms(bareEcho)},
+				{What: "taw mux: Send one byte → its PaneOutput echo", Value: Ms(echo), Unit: "ms",
+					Baseline: "tmux -C send-keys → %output", BaseVal: Ms(ctlEcho), Goal: "≤1.5×"},
+			}, nil
+		})
 	})
+	register("mux-send", func(e *Env) ([]Result, error) {
+		return withMux(e, "muxsend", func(c *client.Conn, s string) ([]Result, error) {
+			payload := sendPayload()
+			var sendRates, pasteRates []float64
+			for i := 0; i < 3; i++ {
+				d, err := muxSendThroughput(e, c, fmt.Sprintf("send%d", i), payload)
+				if err != nil {
+					return nil, err
+				}
+				sendRates = append(sendRates, mbps(len(payload), d))
+				if d, err = barePasteThroughput(e, s, i, payload); err != nil {
+					return nil, err
+				}
+				pasteRates = append(pasteRates, mbps(len(payload), d))
+			}
+			return []Result{{What: fmt.Sprintf("taw mux: one %.1f MiB Send read by the pane", float64(len(payload))/(1<<20)), Value: median(sendRates), Unit: "MB/s",
+				Baseline: "tmux load-buffer + paste-buffer", BaseVal: median(pasteRates), Goal: "≥10 MB/s"}}, nil
+		})
+	})
+}
+
+// withMux runs f with a connection to a fresh taw mux daemon and a bare tmux server's -L name.
+func withMux(e *Env, tag string, f func(c *client.Conn, server string) ([]Result, error)) ([]Result, error) {
+	sock := filepath.Join(e.TmpDir, tag+".sock")
+	serve := exec.Command(e.Taw, "mux", "serve", "--socket", sock)
+	serve.Env = e.Environ()
+	if err := serve.Start(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if c, err := client.Dial(sock, "bench", time.Second); err == nil {
+			_, _ = c.Call(&wire.OpKillServer{})
+			c.Close()
+		}
+		done := make(chan struct{})
+		go func() { _ = serve.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = serve.Process.Kill()
+		}
+	}()
+	c, err := dialWhenReady(sock)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	s, err := e.Server(tag)
+	if err != nil {
+		return nil, err
+	}
+	return f(c, s)
 }
 
 func benchFile(e *Env, size int) (string, int, error) {
