@@ -88,20 +88,22 @@ func init() {
 	register("mux-send", func(e *Env) ([]Result, error) {
 		return withMux(e, "muxsend", func(c *client.Conn, s string) ([]Result, error) {
 			payload := sendPayload()
-			var sendRates, pasteRates []float64
+			var sendRates, sentRates, pasteRates []float64
 			for i := 0; i < 3; i++ {
-				d, err := muxSendThroughput(e, c, fmt.Sprintf("send%d", i), payload)
+				d, sent, err := muxSendThroughput(e, c, fmt.Sprintf("send%d", i), payload)
 				if err != nil {
 					return nil, err
 				}
 				sendRates = append(sendRates, mbps(len(payload), d))
+				sentRates = append(sentRates, mbps(len(payload), sent))
 				if d, err = barePasteThroughput(e, s, i, payload); err != nil {
 					return nil, err
 				}
 				pasteRates = append(pasteRates, mbps(len(payload), d))
 			}
 			return []Result{{What: fmt.Sprintf("taw mux: one %.1f MiB Send read by the pane", float64(len(payload))/(1<<20)), Value: median(sendRates), Unit: "MB/s",
-				Baseline: "tmux load-buffer + paste-buffer", BaseVal: median(pasteRates), Goal: "≥10 MB/s"}}, nil
+				Baseline: "tmux load-buffer + paste-buffer", BaseVal: median(pasteRates), Goal: "≥10 MB/s"},
+				{What: fmt.Sprintf("taw mux: one %.1f MiB Send until its Sent reply", float64(len(payload))/(1<<20)), Value: median(sentRates), Unit: "MB/s"}}, nil
 		})
 	})
 }
@@ -358,41 +360,43 @@ func waitRawMux(c *client.Conn, id string) error {
 	return waitOutput(c, id, 'R')
 }
 
-func muxSendThroughput(e *Env, c *client.Conn, id string, data []byte) (time.Duration, error) {
+// muxSendThroughput times one Send until the pane has read it all, and until its Sent reply.
+func muxSendThroughput(e *Env, c *client.Conn, id string, data []byte) (time.Duration, time.Duration, error) {
 	f, fifo, err := doneFIFO(e, id+".fifo")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer f.Close()
 	if r, err := c.Call(&wire.OpSubscribe{PaneID: id}); err != nil || r.Error != nil {
-		return 0, fmt.Errorf("subscribe: %v %v", err, r)
+		return 0, 0, fmt.Errorf("subscribe: %v %v", err, r)
 	}
 	cmd := "stty raw -echo; printf R; " + strings.TrimPrefix(readerCommand(len(data), fifo), "stty raw -echo; ")
 	req := wire.SpawnRequest{PaneID: id, Command: wire.CommandSpec{Program: "/bin/sh", Args: []string{"-c", cmd}},
 		Size: wire.PaneSize{Rows: 50, Cols: 200}, AdapterID: "bench"}
 	if r, err := c.Call(&wire.OpSpawn{Request: req}); err != nil || r.Error != nil {
-		return 0, fmt.Errorf("spawn: %v %v", err, r)
+		return 0, 0, fmt.Errorf("spawn: %v %v", err, r)
 	}
 	if err := waitRawMux(c, id); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	start := time.Now()
 	r, err := c.Call(&wire.OpSend{PaneID: id, Data: data})
+	sent := time.Since(start)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if r.Error != nil {
-		return 0, fmt.Errorf("send: %v", r.Error)
+		return 0, 0, fmt.Errorf("send: %v", r.Error)
 	}
 	if err := waitDone(f); err != nil {
-		return 0, fmt.Errorf("the pane did not read the whole Send: %v", err)
+		return 0, 0, fmt.Errorf("the pane did not read the whole Send: %v", err)
 	}
 	d := time.Since(start)
 	if r, err := c.Call(&wire.OpKillTree{PaneID: id}); err != nil || r.Error != nil {
-		return 0, fmt.Errorf("kill: %v %v", err, r)
+		return 0, 0, fmt.Errorf("kill: %v %v", err, r)
 	}
 	c.Pending = nil
-	return d, nil
+	return d, sent, nil
 }
 
 func barePasteThroughput(e *Env, server string, i int, data []byte) (time.Duration, error) {
