@@ -262,12 +262,6 @@ func muxEcho(c *client.Conn) (func() error, error) {
 	}, nil
 }
 
-func medianDuration(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
 func waitOutput(c *client.Conn, id string, b byte) error {
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	defer c.SetDeadline(time.Time{})
