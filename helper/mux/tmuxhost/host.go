@@ -113,6 +113,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	// Starting a server takes the tmux binary; the calls after it may go over the socket.
 	starter := *cfg.Tmux
 	starter.Bin = cfg.TmuxPath
+	if err := checkCmds(cmds); err != nil {
+		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
+	}
 	if _, err := starter.Run(ctx, cmds...); err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
@@ -147,14 +150,22 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 // run is a call through a tmux client of its own, for what must run as one command list. Each
 // argument is checked first: none reaches tmux split.
 func (h *Host) run(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
+	if err := checkCmds(cmds); err != nil {
+		return "", err
+	}
+	return h.cfg.Tmux.Run(ctx, cmds...)
+}
+
+// checkCmds refuses commands with an argument tmux would split.
+func checkCmds(cmds []tmux.Cmd) error {
 	for _, cmd := range cmds {
 		for _, a := range cmd {
 			if err := tmux.CheckArg(a); err != nil {
-				return "", err
+				return err
 			}
 		}
 	}
-	return h.cfg.Tmux.Run(ctx, cmds...)
+	return nil
 }
 
 func (h *Host) startControl(ctx context.Context) (*tmux.Control, error) {
