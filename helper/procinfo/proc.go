@@ -15,7 +15,30 @@ type Proc struct {
 	Comm            string
 	Argv            []string
 	Env             map[string]string // only the agent hints (HintVars); nil when none or unreadable
+	// Exe is the executable's real path (through symlinks such as node_modules/.bin), "" when
+	// unreadable: a native binary inside an npm package is named by the package it sits in.
+	Exe string
+	// Start is the process's start time in clock ticks after boot: with the pid, it tells a
+	// process from a later one that got the same pid.
+	Start uint64
 }
+
+// Mark is what one stat file says of the process in front of a pane: enough to see, at a cost of
+// one read, that the foreground group changed or that its leader ran another program (exec keeps
+// the pid and changes the name) or ended and its pid was taken again (a new start time).
+type Mark struct {
+	PID, PGID, TPGID int
+	Comm             string
+	Start            uint64
+}
+
+// MarkOf is the mark of a process read with Foreground.
+func MarkOf(p Proc) Mark {
+	return Mark{PID: p.PID, PGID: p.PGID, TPGID: p.TPGID, Comm: p.Comm, Start: p.Start}
+}
+
+// InFront says whether the marked process still leads the foreground group of its terminal.
+func (m Mark) InFront() bool { return m.PID > 0 && m.TPGID == m.PID && m.PGID == m.PID }
 
 // HintVars are the environment variables kept in Proc.Env: a wrapper or sandbox names the agent
 // it runs with one of them (TAW_AGENT first; HERDR_AGENT so wrappers written for herdr work too).
@@ -29,6 +52,7 @@ var ErrNoTerminal = errors.New("process has no controlling terminal")
 type stat struct {
 	pid, ppid, pgid, tpgid int
 	comm                   string
+	start                  uint64
 }
 
 // parseStat reads a /proc/<pid>/stat line. comm is taken between the first "(" and the last ")"
@@ -43,7 +67,8 @@ func parseStat(b []byte) (stat, error) {
 	if err != nil {
 		return stat{}, fmt.Errorf("parse stat: bad pid in %q", truncate(b))
 	}
-	// After ") ": state ppid pgrp session tty_nr tpgid ...
+	// After ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
+	// utime stime cutime cstime priority nice num_threads itrealvalue starttime ...
 	f := strings.Fields(string(b[closing+1:]))
 	if len(f) < 6 {
 		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", len(f))
@@ -54,7 +79,11 @@ func parseStat(b []byte) (stat, error) {
 			return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", idx+3, f[idx])
 		}
 	}
-	return stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], comm: string(b[open+1 : closing])}, nil
+	st := stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], comm: string(b[open+1 : closing])}
+	if len(f) > 19 {
+		st.start, _ = strconv.ParseUint(f[19], 10, 64) // a start time of 0 only weakens the mark
+	}
+	return st, nil
 }
 
 // parseCmdline splits /proc/<pid>/cmdline (NUL-separated, NUL-terminated) into argv. A process

@@ -32,6 +32,16 @@ func ShellInFront(panePID int) (bool, int, error) {
 	return st.tpgid == panePID, st.tpgid, nil
 }
 
+// ReadMark reads the mark of one process: one stat file. The watcher reads the mark of the
+// leader it last found in front of each pane at every look.
+func ReadMark(pid int) (Mark, error) {
+	st, err := readStat(pid)
+	if err != nil {
+		return Mark{}, err
+	}
+	return Mark{PID: st.pid, PGID: st.pgid, TPGID: st.tpgid, Comm: st.comm, Start: st.start}, nil
+}
+
 // Foreground returns the process group in front of the pane whose first process is panePID:
 // its leader, every member found among the pane's descendants (the leader first), and whether
 // that group is the pane process's own (shellInFront). When the pane runs a program directly
@@ -159,10 +169,13 @@ func readStat(pid int) (stat, error) {
 	return parseStat(b)
 }
 
-// readProc adds argv and the agent hints to a stat. Either may be unreadable (a process of
+// readProc adds argv, the executable's path and the agent hints to a stat. Either may be unreadable (a process of
 // another user hides its environment; a zombie has no cmdline): the Proc is still returned.
 func readProc(s stat) Proc {
-	p := Proc{PID: s.pid, PPID: s.ppid, PGID: s.pgid, TPGID: s.tpgid, Comm: s.comm}
+	p := Proc{PID: s.pid, PPID: s.ppid, PGID: s.pgid, TPGID: s.tpgid, Comm: s.comm, Start: s.start}
+	if exe, err := os.Readlink(fmt.Sprintf("%s/%d/exe", procRoot, s.pid)); err == nil {
+		p.Exe = strings.TrimSuffix(exe, " (deleted)")
+	}
 	if b, err := os.ReadFile(fmt.Sprintf("%s/%d/cmdline", procRoot, s.pid)); err == nil {
 		p.Argv = parseCmdline(b)
 	}
