@@ -68,9 +68,10 @@ func writeScreenText(b *strings.Builder, e detect.Explanation) {
 	if len(e.Steps) == 0 {
 		return
 	}
-	idW, stateW, regionW := 0, 0, 0
+	idW, stateW, prioW, regionW := 0, 0, 0, 0
 	for _, s := range e.Steps {
 		idW, stateW, regionW = max(idW, len(s.RuleID)), max(stateW, len(s.State)), max(regionW, len(s.Region))
+		prioW = max(prioW, len(fmt.Sprint(s.Priority)))
 	}
 	line("  rules, in the order tried:")
 	for _, s := range e.Steps {
@@ -81,7 +82,7 @@ func writeScreenText(b *strings.Builder, e detect.Explanation) {
 		case s.Matched:
 			outcome = fmt.Sprintf("matched, outranked: %q", s.Evidence)
 		}
-		line("    %-*s  %-*s  prio %-5d  %-*s  %s", idW, s.RuleID, stateW, s.State, s.Priority, regionW, s.Region, outcome)
+		line("    %-*s  %-*s  prio %-*d  %-*s  %s", idW, s.RuleID, stateW, s.State, prioW, s.Priority, regionW, s.Region, outcome)
 	}
 	if e.Verdict.RuleID == detect.FallbackIdle {
 		line("    (no rule matched: %s)", detect.FallbackIdle)
