@@ -22,7 +22,7 @@ const (
 	flagHerdrBin        = "bin"
 )
 
-// Stable error codes of the integration verbs (documented in docs/sections/integrations.md).
+// Stable error codes of the integration verbs (documented in docs/integrations.md).
 const (
 	CodeUnknownAgent        = "unknown_agent"
 	CodeConfigInvalid       = "config_invalid"
