@@ -268,8 +268,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		m.probed = false
 		return Facts{}
 	}
-	again := !moved && m.agent == "" && !m.atPrompt && m.reprobes < len(reprobeGaps) &&
-		fingerprint(p) != m.probedPrint && now.Sub(m.probedAt) >= reprobeGaps[m.reprobes]
+	again := !moved && m.agent == "" && !m.atPrompt && reprobeDue(m.reprobes, m.probedPrint != fingerprint(p), now.Sub(m.probedAt))
 	if moved || again {
 		m.probedNow = true
 		leader, group, shellInFront, err := procinfo.Foreground(p.PID)
@@ -303,6 +302,13 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 // none after the last until the foreground changes, so a busy plain program (a build, top) costs
 // a few probes, not one a look.
 var reprobeGaps = []time.Duration{0, 0, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}
+
+// reprobeDue says whether a pane showing no agent is probed again, given whether its content
+// changed since the last probe, how many such probes were done since the foreground last
+// changed, and how long ago the last probe was.
+func reprobeDue(done int, changed bool, since time.Duration) bool {
+	return changed && done < len(reprobeGaps) && since >= reprobeGaps[done]
+}
 
 // fingerprint changes whenever the pane's content may have: the window's last output (whole
 // seconds), the cursor, the scrollback, the alternate screen, the size and the title.
