@@ -229,3 +229,12 @@ func TestForegroundExeThroughSymlink(t *testing.T) {
 		t.Errorf("leader = %+v, want exe %s and a start time", leader, want)
 	}
 }
+
+// The watcher reads one mark per pane per look where it read ShellInFront before: the two cost
+// the same read.
+func BenchmarkReadMark(b *testing.B) {
+	pid := os.Getpid()
+	for i := 0; i < b.N; i++ {
+		_, _ = ReadMark(pid)
+	}
+}
