@@ -26,3 +26,31 @@ func TestParseSavedScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestNewDetectCommand(t *testing.T) {
+	tests := []struct {
+		args    string
+		want    detectOptions
+		wantErr string
+	}{
+		{"taw detect s.txt", detectOptions{File: "s.txt"}, ""},
+		{"taw detect - --agent claude-code --json", detectOptions{File: "-", Agent: "claude-code", JSON: true}, ""},
+		{"taw detect s.txt --title x", detectOptions{File: "s.txt", Title: "x", TitleSet: true}, ""},
+		{"taw detect", detectOptions{}, "detect takes one saved screen"},
+		{"taw detect a b", detectOptions{}, "detect takes one saved screen"},
+	}
+	for _, tt := range tests {
+		var got *detectOptions
+		_, err := runVerb(t, newDetectCommand(&Factory{}, func(o *detectOptions) error { got = o; return nil }), tt.args)
+		switch {
+		case tt.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || AsError(err).Exit != ExitUsage {
+				t.Errorf("%s: err = %v, want usage error %q", tt.args, err, tt.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tt.args, err)
+		case *got != tt.want:
+			t.Errorf("%s: options = %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}

@@ -94,6 +94,7 @@ type explainProc struct {
 	PGID int      `json:"pgid"`
 	Comm string   `json:"comm"`
 	Argv []string `json:"argv"`
+	Exe  *string  `json:"exe"` // the real executable, through links
 	Hint *string  `json:"agent_hint"`
 }
 
@@ -179,7 +180,7 @@ func newExplainView(e *watch.Explanation) explainView {
 }
 
 func newExplainProc(p procinfo.Proc) explainProc {
-	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv}
+	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv, Exe: nullable(p.Exe)}
 	if ep.Argv == nil {
 		ep.Argv = []string{}
 	}
