@@ -156,6 +156,13 @@ func TestIdentify(t *testing.T) {
 		{name: "timeout with signal", leader: proc(10, "timeout", "timeout", "-s", "INT", "-k", "5s", "30m", "gemini", "-p", "hi"), want: "gemini"},
 		{name: "timeout alone", leader: proc(10, "timeout", "timeout", "5"), want: ""},
 		{name: "node with flags", leader: proc(10, "node", "node", "--no-warnings", "--max-old-space-size=4096", "-r", "/x/hook.js", "/l/node_modules/@anthropic-ai/claude-code/cli.js"), want: "claude"},
+		{name: "nice", leader: proc(10, "nice", "nice", "-n", "5", "aider"), want: "aider"},
+		{name: "stdbuf", leader: proc(10, "stdbuf", "stdbuf", "-oL", "goose", "session"), want: "goose"},
+		{name: "setsid", leader: proc(10, "setsid", "setsid", "opencode"), want: "opencode"},
+		{name: "yarn dlx", leader: proc(10, "node", "yarn", "dlx", "@openai/codex"), want: "codex"},
+		{name: "pnpx", leader: proc(10, "node", "pnpx", "@qwen-code/qwen-code"), want: "qwen"},
+		{name: "tsx", leader: proc(10, "node", "tsx", "/l/node_modules/@mariozechner/pi-coding-agent/src/cli.ts"), want: "pi"},
+		{name: "uv tool run by package", leader: proc(10, "uv", "uv", "tool", "run", "aider-chat"), want: "aider"},
 		{name: "platform suffix only at the end", leader: proc(10, "linux-x64", "/opt/linux-x64"), want: ""},
 
 		// Report-only agents never come from a process or a hint.
