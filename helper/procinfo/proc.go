@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Proc is one process as taw sees it.
@@ -68,20 +67,45 @@ func parseStat(b []byte) (stat, error) {
 		return stat{}, fmt.Errorf("parse stat: bad pid in %q", truncate(b))
 	}
 	// After ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
-	// utime stime cutime cstime priority nice num_threads itrealvalue starttime ...
-	f := strings.Fields(string(b[closing+1:]))
-	if len(f) < 6 {
-		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", len(f))
-	}
-	var n [4]int
-	for i, idx := range []int{1, 2, 5} {
-		if n[i], err = strconv.Atoi(f[idx]); err != nil {
-			return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", idx+3, f[idx])
+	// utime stime cutime cstime priority nice num_threads itrealvalue starttime ... The fields
+	// are walked in place: the watcher parses one of these per pane per look.
+	st := stat{pid: pid, comm: string(b[open+1 : closing])}
+	rest := b[closing+1:]
+	n := 0
+	for n <= 19 {
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\n') {
+			rest = rest[1:]
 		}
+		if len(rest) == 0 {
+			break
+		}
+		end := bytes.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		field := rest[:end]
+		rest = rest[end:]
+		switch n {
+		case 1, 2, 5:
+			v, err := strconv.Atoi(string(field))
+			if err != nil {
+				return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", n+3, field)
+			}
+			switch n {
+			case 1:
+				st.ppid = v
+			case 2:
+				st.pgid = v
+			default:
+				st.tpgid = v
+			}
+		case 19:
+			st.start, _ = strconv.ParseUint(string(field), 10, 64) // a start time of 0 only weakens the mark
+		}
+		n++
 	}
-	st := stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], comm: string(b[open+1 : closing])}
-	if len(f) > 19 {
-		st.start, _ = strconv.ParseUint(f[19], 10, 64) // a start time of 0 only weakens the mark
+	if n < 6 {
+		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", n)
 	}
 	return st, nil
 }

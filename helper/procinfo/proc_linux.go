@@ -5,6 +5,7 @@ package procinfo
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -161,10 +162,27 @@ func scanGroup(pgid int) ([]stat, error) {
 	return out, nil
 }
 
+// readStat reads /proc/<pid>/stat with one read into a buffer on the stack (os.ReadFile would
+// add a stat(2) and a read that finds the end): it runs once per pane per look.
 func readStat(pid int) (stat, error) {
-	b, err := os.ReadFile(fmt.Sprintf("%s/%d/stat", procRoot, pid))
+	f, err := os.Open(procRoot + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+	}
+	defer f.Close()
+	// The kernel writes the whole line in one read.
+	var buf [1024]byte
+	n, err := f.Read(buf[:])
+	if err != nil && err != io.EOF {
+		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+	}
+	b := buf[:n]
+	if n == len(buf) { // a line longer than any kernel writes today: read the rest
+		more, err := io.ReadAll(f)
+		if err != nil {
+			return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+		}
+		b = append(b, more...)
 	}
 	return parseStat(b)
 }
