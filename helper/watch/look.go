@@ -268,7 +268,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		m.probed = false
 		return Facts{}
 	}
-	again := !moved && m.agent == "" && !m.atPrompt && reprobeDue(m.reprobes, m.probedPrint != fingerprint(p), now.Sub(m.probedAt))
+	again := !moved && m.agent == "" && !m.atPrompt && reprobeDue(m.reprobes, contentChanged(p, m), now.Sub(m.probedAt))
 	if moved || again {
 		m.probedNow = true
 		leader, group, shellInFront, err := procinfo.Foreground(p.PID)
@@ -308,6 +308,13 @@ var reprobeGaps = []time.Duration{0, 0, time.Second, 2 * time.Second, 4 * time.S
 // changed, and how long ago the last probe was.
 func reprobeDue(done int, changed bool, since time.Duration) bool {
 	return changed && done < len(reprobeGaps) && since >= reprobeGaps[done]
+}
+
+// contentChanged says whether the pane's content may have changed since its processes were last
+// read. The activity time has whole seconds: output in the second of the probe may have come
+// after it.
+func contentChanged(p panestate.Pane, m *paneMemo) bool {
+	return fingerprint(p) != m.probedPrint || p.Activity >= m.probedAt.Unix()
 }
 
 // fingerprint changes whenever the pane's content may have: the window's last output (whole
