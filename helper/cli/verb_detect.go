@@ -39,13 +39,13 @@ func newDetectCommand(f *Factory, runF func(*detectOptions) error) *cli.Command 
 	return &cli.Command{
 		Name:  "detect",
 		Usage: "classify a saved screen: the state, the rule that decided and the text it matched",
-		Description: "FILE is a pane's text as tmux capture-pane -p saves it (escape sequences are removed), or - for\n" +
+		Description: "<file> is a pane's text as tmux capture-pane -p saves it (escape sequences are removed), or - for\n" +
 			"standard input. Leading \"# title: …\" and \"# want: …\" lines, as rule fixtures have them, are read\n" +
 			"as the title and skipped. Without --agent every agent's rules are tried and those that match are shown.",
 		ArgsUsage: "<file | -> [--agent <agent>] [--title <title>] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "read the screen with this agent's rules (an id or alias)"},
-			&cli.StringFlag{Name: "title", Usage: "the pane title the screen had (title rules read it)"},
+			&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `agent` (an id or alias)"},
+			&cli.StringFlag{Name: "title", Usage: "the pane `title` the screen had (title rules read it)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		},
 		Action: func(c *cli.Context) error {
