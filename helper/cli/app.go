@@ -70,6 +70,7 @@ func NewApp(f *Factory) *cli.App {
 			newSessionCommand(f),
 			newWatchCommand(f, nil),
 			newDetectCommand(f, nil),
+			newHerdrSocketCommand(f),
 			newHookCommand(f, nil),
 			newConfigCommand(f),
 			newNotifyCommand(f),

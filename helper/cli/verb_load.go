@@ -38,6 +38,7 @@ type loadStep struct {
 var loadSteps = []loadStep{
 	publishBinStep,
 	herdrEnvStep,
+	herdrSocketStep,
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,

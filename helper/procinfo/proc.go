@@ -50,6 +50,7 @@ var ErrNoTerminal = errors.New("process has no controlling terminal")
 // stat is what taw needs from /proc/<pid>/stat.
 type stat struct {
 	pid, ppid, pgid, tpgid int
+	tty                    uint64 // the controlling terminal's device number, 0 for none
 	comm                   string
 	start                  uint64
 }
@@ -86,7 +87,7 @@ func parseStat(b []byte) (stat, error) {
 		field := rest[:end]
 		rest = rest[end:]
 		switch n {
-		case 1, 2, 5:
+		case 1, 2, 4, 5:
 			v, err := strconv.Atoi(string(field))
 			if err != nil {
 				return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", n+3, field)
@@ -96,6 +97,8 @@ func parseStat(b []byte) (stat, error) {
 				st.ppid = v
 			case 2:
 				st.pgid = v
+			case 4:
+				st.tty = uint64(uint32(v))
 			default:
 				st.tpgid = v
 			}
