@@ -36,9 +36,6 @@ func MarkOf(p Proc) Mark {
 	return Mark{PID: p.PID, PGID: p.PGID, TPGID: p.TPGID, Comm: p.Comm, Start: p.Start}
 }
 
-// InFront says whether the marked process still leads the foreground group of its terminal.
-func (m Mark) InFront() bool { return m.PID > 0 && m.TPGID == m.PID && m.PGID == m.PID }
-
 // HintVars are the environment variables kept in Proc.Env: a wrapper or sandbox names the agent
 // it runs with one of them (TAW_AGENT first; HERDR_AGENT so wrappers written for herdr work too).
 var HintVars = []string{"TAW_AGENT", "HERDR_AGENT"}

@@ -180,7 +180,7 @@ func TestMarkSeesExec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !before.InFront() || before.Comm != "bash" || before.Start == 0 {
+	if before.TPGID != pid || before.PGID != pid || before.Comm != "bash" || before.Start == 0 {
 		t.Fatalf("mark at the prompt = %+v, want bash in front with a start time", before)
 	}
 	typeLine("exec sleep 30")
@@ -189,7 +189,7 @@ func TestMarkSeesExec(t *testing.T) {
 		return err == nil && m.Comm == "sleep"
 	})
 	after, _ := ReadMark(pid)
-	if after.PID != pid || after.Start != before.Start || !after.InFront() || after == before {
+	if after.PID != pid || after.Start != before.Start || after.TPGID != pid || after == before {
 		t.Errorf("after exec: %+v, before: %+v; want the same pid and start, another name", after, before)
 	}
 }
