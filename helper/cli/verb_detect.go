@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
@@ -131,7 +132,8 @@ func detectRun(_ context.Context, f *Factory, opts *detectOptions) error {
 func readSavedScreen(f *Factory, name string) ([]byte, error) {
 	var r io.Reader = f.IO.In
 	if name != "-" {
-		file, err := os.Open(name)
+		// O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it is refused below.
+		file, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, Errorf(CodeScreenUnreadable, "no saved screen at %s: give a file written by tmux capture-pane -p, or - for standard input", name)
