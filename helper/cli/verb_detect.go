@@ -45,8 +45,8 @@ func newDetectCommand(f *Factory, runF func(*detectOptions) error) *cli.Command 
 			"as the title and skipped. Without --agent every agent's rules are tried and those that match are shown.",
 		ArgsUsage: "<file | -> [--agent <agent>] [--title <title>] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `agent` (an id or alias)"},
-			&cli.StringFlag{Name: "title", Usage: "the pane `title` the screen had (title rules read it)"},
+			&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `<agent>` (an id or alias)"},
+			&cli.StringFlag{Name: "title", Usage: "the pane `<title>` the screen had (title rules read it)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		},
 		Action: func(c *cli.Context) error {
