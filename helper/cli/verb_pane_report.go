@@ -235,17 +235,32 @@ func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
 		return err
 	}
 	defer unlock()
-	c := f.Tmux()
-	p, err := panestate.Read(ctx, c, paneID)
+	reply, err := applyReport(ctx, f, paneID, rep)
 	if err != nil {
 		return err
 	}
+	return writeJSONLine(f.IO.Out, reply)
+}
+
+// applyReport applies a validated report to the pane, whose lock the caller holds: one tmux call
+// to read the pane and one to write what changed.
+func applyReport(ctx context.Context, f *Factory, paneID string, rep report.Report) (reportReply, error) {
+	c := f.Tmux()
+	p, err := panestate.Read(ctx, c, paneID)
+	if err != nil {
+		return reportReply{}, err
+	}
+	return commitReport(ctx, f, p, rep)
+}
+
+// commitReport applies rep to the pane as just read, under its lock.
+func commitReport(ctx context.Context, f *Factory, p panestate.Pane, rep report.Report) (reportReply, error) {
 	rec, out := report.Apply(p.Record(), rep)
 	if out.InOrder {
 		now := f.NowMillis()
-		if _, err := panestate.Commit(ctx, c, p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
-			return fmt.Errorf("write pane %s: %w", paneID, err)
+		if _, err := panestate.Commit(ctx, f.Tmux(), p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
+			return reportReply{}, fmt.Errorf("write pane %s: %w", p.ID, err)
 		}
 	}
-	return writeJSONLine(f.IO.Out, reportReply{OK: true, InOrder: out.InOrder, Code: out.Code})
+	return reportReply{OK: true, InOrder: out.InOrder, Code: out.Code}, nil
 }

@@ -1,4 +1,4 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // omp (oh-my-pi) extension that tells taw what omp is doing in this tmux pane.
 //

@@ -1,0 +1,308 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/hookreport"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/urfave/cli/v2"
+)
+
+// taw hook report <agent> <event> is what taw's installed hook scripts start in the background
+// for every event, with the agent's payload on stdin. The whole report is this one process: it
+// takes the seq, reads the head of the payload, maps the event, drops itself when a newer report
+// of the pane is waiting, finds the pane the report belongs to and writes it. It never prints,
+// never fails, and gives up after hookReportLimit.
+const (
+	flagHookParent = "parent"
+
+	hookReportLimit = 5 * time.Second
+	hookReadLimit   = 2 * time.Second
+)
+
+type hookReportOptions struct {
+	Agent  string
+	Event  string
+	Parent int // the process the hook script runs under ($PPID), 0 when unknown
+	Seq    uint64
+}
+
+func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "what taw's installed hook scripts run: report one hook event of an agent, its payload on stdin",
+		ArgsUsage: "<agent> <event> [--parent <pid>]",
+		Hidden:    true,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: flagHookParent, Usage: "the `pid` the hook runs under: its pane is trusted only when that process runs in it"},
+		},
+		Action: func(c *cli.Context) error {
+			// Taken first: it orders this event against the agent's next one.
+			seq := uint64(f.Now().UnixNano())
+			positional, _, _ := splitArgs(c)
+			if len(positional) != 2 {
+				return UsageErrorf("hook report takes an agent and an event: taw hook report <agent> <event>")
+			}
+			opts := &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Seq: seq}
+			if runF != nil {
+				return runF(opts)
+			}
+			hookReportRun(c.Context, f, opts)
+			return nil
+		},
+	}
+}
+
+// hookReportRun reports one event. Every failure ends it quietly: a hook must never disturb
+// the agent.
+func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
+	ctx, cancel := context.WithTimeout(ctx, hookReportLimit)
+	defer cancel()
+	head, drained := readHead(f.IO.In, hookreport.HeadBytes, hookReadLimit)
+	// The rest of the payload is read to its end, so the agent's write never meets a closed pipe.
+	defer func() {
+		select {
+		case <-drained:
+		case <-ctx.Done():
+		}
+	}()
+	pane := f.Getenv("TMUX_PANE")
+	if !paneIDPattern.MatchString(pane) || !hookreport.Known(opts.Agent) {
+		return
+	}
+	act := hookreport.Decide(hookreport.Event{Agent: opts.Agent, Name: opts.Event, Payload: hookreport.Parse(head), Getenv: f.Getenv})
+	if act.Skip {
+		return
+	}
+	rep := hookRecordReport(f, opts, act)
+	dir := f.LockDir()
+
+	unlock, ok := hookLock(ctx, dir, pane, opts.Seq)
+	if !ok {
+		return
+	}
+	p, err := panestate.Read(ctx, f.Tmux(), pane)
+	var te *tmux.Error
+	switch {
+	case err == nil && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID)):
+		// The usual case: the hook runs in the pane it names.
+		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+		unlock()
+		return
+	case err != nil && !(errors.As(err, &te) && te.Code == "pane_not_found"):
+		unlock()
+		return
+	}
+	unlock()
+	target, ok := hookRoute(ctx, f, opts, act)
+	if !ok {
+		return
+	}
+	unlock, ok = hookLock(ctx, dir, target, opts.Seq)
+	if !ok {
+		return
+	}
+	defer unlock()
+	if p, err = panestate.Read(ctx, f.Tmux(), target); err == nil {
+		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+	}
+}
+
+// hookRecordReport is the report an action makes: --source integration:<agent>, this event's
+// seq, the message (every state report carries one, so no stale text stays), the session when
+// it is valid and the resume command when its program is on PATH (taw would refuse the whole
+// report otherwise).
+func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action) report.Report {
+	seq := opts.Seq
+	rep := report.Report{Source: "integration:" + opts.Agent, Agent: agents.Canonical(opts.Agent), Seq: &seq}
+	if act.Release {
+		rep.Verb = report.ReleaseAgent
+		return rep
+	}
+	rep.Verb, rep.State = report.ReportAgent, act.State
+	msg := cleanMessage(act.Message)
+	rep.Message = &msg
+	if sid, err := checkText(flagSessionID, act.SessionID, maxSessionIDBytes); err == nil {
+		rep.SessionID = &sid
+		if act.SessionStart != "" {
+			if start, err := checkText(flagSessionStart, act.SessionStart, maxSessionStartBytes); err == nil {
+				rep.SessionStart = &start
+			}
+		}
+		if len(act.Resume) > 0 && report.ValidateResume(act.Resume, func(name string) bool {
+			_, err := f.LookPath(name)
+			return err == nil
+		}) == nil {
+			rep.Resume = act.Resume
+		}
+	}
+	return rep
+}
+
+// keepResumeFlags copies into the report's command the options named in keep (with their
+// values) from the command the pane holds for the same source and session: Claude Code names
+// its model only when the session starts.
+func keepResumeFlags(p panestate.Pane, rep report.Report, keep []string) report.Report {
+	if len(keep) == 0 || len(rep.Resume) == 0 || rep.SessionID == nil {
+		return rep
+	}
+	rec := p.Record()
+	if rec.ResumeSource != rep.Source || rec.SessionID != *rep.SessionID {
+		return rep
+	}
+	argv := append([]string{}, rep.Resume...)
+	for _, flag := range keep {
+		for i := 0; i+1 < len(rec.Resume); i++ {
+			if rec.Resume[i] == flag {
+				argv = append(argv, flag, rec.Resume[i+1])
+				break
+			}
+		}
+	}
+	rep.Resume = argv
+	return rep
+}
+
+// hookRoute finds the pane a report belongs to when its $TMUX_PANE does not host the hook's
+// process (see report.Route): one tmux call for the panes, and the process table of the panes
+// only when neither the session nor the hook's parent names one.
+func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action) (string, bool) {
+	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", "#{pane_id}\x1f#{pane_pid}\x1f#{pane_dead}\x1f#{@agent_session_id}\x1f#{@agent_session_agent}")
+	if err != nil {
+		return "", false
+	}
+	var panes []report.PaneSeen
+	for _, row := range strings.Split(out, "\n") {
+		fields := strings.Split(row, "\x1f")
+		if len(fields) != 5 || fields[2] == "1" {
+			continue
+		}
+		pid, _ := strconv.Atoi(fields[1])
+		panes = append(panes, report.PaneSeen{ID: fields[0], PID: pid, SessionID: fields[3], SessionAgent: fields[4]})
+	}
+	agent := agents.Canonical(opts.Agent)
+	runs := func(panePID int) bool {
+		leader, group, shellInFront, err := procinfo.Foreground(panePID)
+		if err != nil || (shellInFront && len(group) <= 1 && leader.PID == panePID && isShellName(leader.Comm)) {
+			return false
+		}
+		id, _ := detect.Identify(leader, group)
+		return id == agent
+	}
+	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: opts.Parent},
+		panes, procinfo.DescendsFrom, runs)
+}
+
+func isShellName(comm string) bool {
+	switch comm {
+	case "sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh":
+		return true
+	}
+	return false
+}
+
+// hookLock takes the pane's lock for a report with seq, unless a newer report of the pane is
+// waiting: only the latest state of a burst is written (the seq book refuses an older one
+// anyway; this spares it the tmux calls). The newest seq waiting is kept in the lock file
+// itself, which only taw writes, opened without following a link. ok false: dropped, or the
+// wait ran out.
+func hookLock(ctx context.Context, dir, paneID string, seq uint64) (unlock func(), ok bool) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, false
+	}
+	file, err := os.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, false
+	}
+	newer := func() bool { return waitingSeq(file) > seq }
+	if newer() {
+		file.Close()
+		return nil, false
+	}
+	if _, err := file.WriteAt([]byte(fmt.Sprintf("%020d\n", seq)), 0); err != nil {
+		file.Close()
+		return nil, false
+	}
+	wait := time.Millisecond
+	for {
+		err := syscall.Flock(int(file.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
+			file.Close()
+			return nil, false
+		}
+		select {
+		case <-ctx.Done():
+			file.Close()
+			return nil, false
+		case <-time.After(wait):
+		}
+		if newer() {
+			file.Close()
+			return nil, false
+		}
+		wait = min(2*wait, 20*time.Millisecond)
+	}
+	release := func() {
+		_ = syscall.Flock(int(file.Fd()), syscall.LOCK_UN)
+		file.Close()
+	}
+	if newer() {
+		release()
+		return nil, false
+	}
+	return release, true
+}
+
+// waitingSeq is the seq a lock file holds, 0 when none.
+func waitingSeq(file *os.File) uint64 {
+	var b [21]byte
+	n, _ := file.ReadAt(b[:], 0)
+	v, err := strconv.ParseUint(strings.TrimSpace(string(b[:n])), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// readHead reads up to limit bytes of r, waiting at most wait, and then the rest of r to its
+// end in the background; drained is closed once r is done.
+func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained <-chan struct{}) {
+	done := make(chan struct{})
+	if r == nil {
+		close(done)
+		return nil, done
+	}
+	type result struct{ b []byte }
+	got := make(chan result, 1)
+	go func() {
+		defer close(done)
+		buf := make([]byte, limit)
+		n, _ := io.ReadFull(r, buf)
+		got <- result{buf[:n]}
+		if n == limit {
+			_, _ = io.Copy(io.Discard, r)
+		}
+	}()
+	select {
+	case res := <-got:
+		return res.b, done
+	case <-time.After(wait):
+		return nil, done
+	}
+}
