@@ -106,9 +106,12 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		unlock()
 		return
 	}
+	target, ok := hookRoute(ctx, f, opts, act, pane)
+	if ok && target == pane && err == nil {
+		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+	}
 	unlock()
-	target, ok := hookRoute(ctx, f, opts, act)
-	if !ok {
+	if !ok || target == pane {
 		return
 	}
 	unlock, ok = hookLock(ctx, dir, target, opts.Seq)
@@ -176,10 +179,10 @@ func keepResumeFlags(p panestate.Pane, rep report.Report, keep []string) report.
 	return rep
 }
 
-// hookRoute finds the pane a report belongs to when its $TMUX_PANE does not host the hook's
-// process (see report.Route): one tmux call for the panes, and the process table of the panes
+// hookRoute finds the pane a report belongs to when the hook's process does not run in the
+// pane its $TMUX_PANE names, own (see report.Route): one tmux call for the panes, and the process table of the panes
 // only when neither the session nor the hook's parent names one.
-func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action) (string, bool) {
+func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action, own string) (string, bool) {
 	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", "#{pane_id}\x1f#{pane_pid}\x1f#{pane_dead}\x1f#{@agent_session_id}\x1f#{@agent_session_agent}")
 	if err != nil {
 		return "", false
@@ -203,7 +206,7 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 		return id == agent
 	}
 	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: opts.Parent},
-		panes, procinfo.DescendsFrom, runs)
+		own, panes, procinfo.DescendsFrom, runs)
 }
 
 func isShellName(comm string) bool {

@@ -129,13 +129,13 @@ var (
 		"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"}
 	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
 		"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"}
-	cursorEvents  = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
-	droidEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"}
-	geminiEvents  = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
-	grokEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	kimiEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
-	qoderEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	devinEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
+	cursorEvents = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
+	droidEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"}
+	geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
+	grokEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	kimiEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
+	qoderEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	devinEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
 )
 
 func ompDir(e Env) string {

@@ -26,13 +26,15 @@ type RouteQuery struct {
 //
 //  1. The pane that last reported this agent's session.
 //  2. The pane whose processes the hook's parent is one of.
-//  3. The one pane running the agent that fits the event: for a session begun by clear,
+//  3. own, the pane the hook's $TMUX_PANE names, unless it holds another session of the agent:
+//     nothing says the report is not its own.
+//  4. The one pane running the agent that fits the event: for a session begun by clear,
 //     resume or compact, a pane already holding another session of the agent (the same process
 //     moving on); otherwise a pane holding none of its sessions yet (a new process).
 //
 // descends(pid, ancestor) says whether pid runs under ancestor; runs(pid) whether the agent is in
 // front of the pane whose first process is pid.
-func Route(q RouteQuery, panes []PaneSeen, descends func(pid, ancestor int) bool, runs func(panePID int) bool) (string, bool) {
+func Route(q RouteQuery, own string, panes []PaneSeen, descends func(pid, ancestor int) bool, runs func(panePID int) bool) (string, bool) {
 	if q.SessionID != "" {
 		for _, p := range panes {
 			if p.SessionAgent == q.Agent && p.SessionID == q.SessionID {
@@ -45,6 +47,15 @@ func Route(q RouteQuery, panes []PaneSeen, descends func(pid, ancestor int) bool
 			if p.PID > 1 && descends(q.Parent, p.PID) {
 				return p.ID, true
 			}
+		}
+	}
+	for _, p := range panes {
+		if p.ID != own {
+			continue
+		}
+		other := q.SessionID != "" && p.SessionAgent == q.Agent && p.SessionID != "" && p.SessionID != q.SessionID
+		if !other {
+			return own, true
 		}
 	}
 	moving := q.SessionStart == "clear" || q.SessionStart == "resume" || q.SessionStart == "compact"
