@@ -185,8 +185,9 @@ func (m *Manager) plan(t *Target, remove bool) (Paths, []change, error) {
 		if c.old, c.exists, err = readMaybe(c.path); err != nil {
 			return p, nil, err
 		}
-		c.remove = c.exists
-		changes = append(changes, c)
+		if c.exists {
+			changes = append(changes, c)
+		}
 	}
 	created := m.createdConfigs(t)
 	for _, cfg := range t.Configs {

@@ -125,8 +125,10 @@ function tawReporter(agent) {
 
   return {
     enabled: Boolean(taw),
-    state(state, session) {
-      queue("report-agent", ["--source", source, "--agent", agent, "--state", state, ...sessionArgs(session)]);
+    // message says what the agent waits for; every report carries one, so none goes stale.
+    state(state, session, message) {
+      const text = String(message || "").replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 160);
+      queue("report-agent", ["--source", source, "--agent", agent, "--state", state, "--message", text, ...sessionArgs(session)]);
     },
     release() {
       queue("release-agent", ["--source", source, "--agent", agent]);
