@@ -69,5 +69,8 @@ func Route(q RouteQuery, own string, panes []PaneSeen, descends func(pid, ancest
 		found = p.ID
 		n++
 	}
-	return found, n == 1
+	if n != 1 {
+		return "", false
+	}
+	return found, true
 }
