@@ -30,7 +30,7 @@ func TestRoute(t *testing.T) {
 			{ID: "%1", PID: 100, SessionID: "A", SessionAgent: "codex"}, {ID: "%2", PID: 200, SessionID: "B", SessionAgent: "codex"}}, "", false},
 		{"two fresh panes: no single one, nothing written", RouteQuery{Agent: "codex", SessionID: "B", Parent: 9999}, "%1", []PaneSeen{
 			{ID: "%1", PID: 100, SessionID: "A", SessionAgent: "codex"}, {ID: "%2", PID: 200}, {ID: "%4", PID: 100}}, "", false},
-		{"a session moving on in the one pane holding one", RouteQuery{Agent: "codex", SessionID: "C", SessionStart: "clear", Parent: 9999}, "%2", panes, "%1", true},
+		{"a session moving on in the one pane holding one", RouteQuery{Agent: "codex", SessionID: "C", SessionStart: "clear", Parent: 9999}, "%9", panes, "%1", true},
 		{"own pane gone: the fresh pane", RouteQuery{Agent: "codex", SessionID: "B", Parent: 9999}, "%9", panes, "%2", true},
 		{"no pane runs the agent", RouteQuery{Agent: "claude", SessionID: "Z", Parent: 9999}, "%9", panes, "", false},
 	}
