@@ -223,11 +223,16 @@ func isShellName(comm string) bool {
 // itself, which only taw writes, opened without following a link. ok false: dropped, or the
 // wait ran out.
 func hookLock(ctx context.Context, dir, paneID string, seq uint64) (unlock func(), ok bool) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil || !privateTo(dir, true) {
 		return nil, false
 	}
 	file, err := os.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
+		return nil, false
+	}
+	// The seq is written into this file: it must be the user's own, not one planted for them.
+	if fi, err := file.Stat(); err != nil || !ownedPrivately(fi, false) {
+		file.Close()
 		return nil, false
 	}
 	newer := func() bool { return waitingSeq(file) > seq }
@@ -308,4 +313,19 @@ func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained 
 	case <-time.After(wait):
 		return nil, done
 	}
+}
+
+// privateTo says whether path is the user's own and writable by no one else; a hook writes
+// nowhere another local user could have prepared.
+func privateTo(path string, dir bool) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir() == dir && ownedPrivately(fi, dir)
+}
+
+func ownedPrivately(fi os.FileInfo, dir bool) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	return dir == fi.IsDir() && (dir || fi.Mode().IsRegular())
 }

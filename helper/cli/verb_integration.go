@@ -263,7 +263,7 @@ const (
 
 // hookReach says how an installed hook or plugin finds taw, the way its own code does: the taw
 // that installed it, else the tmux server's @agent-wizard-bin, else taw on PATH.
-func hookReach(ctx context.Context, f *Factory, installed string, serverBin func() string) (string, string) {
+func hookReach(f *Factory, installed string, serverBin func() string) (string, string) {
 	if isExecutable(installed) {
 		return reachInstalled, installed
 	}
@@ -314,7 +314,7 @@ func integrationStatus(f *Factory, m *integration.Manager, targets []*integratio
 			v.Error = &msg
 		}
 		if st.State != integration.StateNotInstalled {
-			how, bin := hookReach(context.Background(), f, st.Bin, serverBin)
+			how, bin := hookReach(f, st.Bin, serverBin)
 			v.Reach, v.Taw = &how, nullable(bin)
 			if how == reachNone {
 				self, _ := tawBinary(f)
