@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/taw-tmux/taw/helper/agents"
 	// attention's observer keeps done and the rollups current in the watcher process.
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -74,20 +73,8 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 	}{views})
 }
 
-// agentPanes are the panes that run an agent, each once (a window linked into several sessions
-// lists its panes once per session), in tmux's order.
-func agentPanes(panes []panestate.Pane) []panestate.Pane {
-	var out []panestate.Pane
-	seen := map[string]bool{}
-	for _, p := range panes {
-		if p.Agent() == "" || seen[p.ID] {
-			continue
-		}
-		seen[p.ID] = true
-		out = append(out, p)
-	}
-	return out
-}
+// agentPanes are the panes that run an agent, each once (see panestate.AgentPanes).
+func agentPanes(panes []panestate.Pane) []panestate.Pane { return panestate.AgentPanes(panes) }
 
 type agentGetOptions struct {
 	Target string
@@ -170,22 +157,9 @@ func resolveAgent(ctx context.Context, f *Factory, target string) (panestate.Pan
 	return p, nil
 }
 
-// agentsNamed are the panes whose agent goes by name: its id, an alias, or its display name,
-// ignoring case.
+// agentsNamed are the panes whose agent goes by name (see panestate.AgentsNamed).
 func agentsNamed(panes []panestate.Pane, name string) []panestate.Pane {
-	want := strings.ToLower(agents.Canonical(name))
-	var out []panestate.Pane
-	for _, p := range panes {
-		id := strings.ToLower(p.Agent())
-		display := id
-		if a, ok := agents.Lookup(p.Agent()); ok {
-			display = strings.ToLower(a.Display)
-		}
-		if id == want || display == strings.ToLower(strings.TrimSpace(name)) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return panestate.AgentsNamed(panes, name)
 }
 
 func shownOrNone(p panestate.Pane) string {

@@ -329,3 +329,16 @@ func ownedPrivately(fi os.FileInfo, dir bool) bool {
 	}
 	return dir == fi.IsDir() && (dir || fi.Mode().IsRegular())
 }
+
+// commitReport applies rep to the pane as just read, under its lock (hookLock): the write half
+// of panestate.ApplyReport, whose read the hook has made already to find the pane's process.
+func commitReport(ctx context.Context, f *Factory, p panestate.Pane, rep report.Report) (report.Outcome, error) {
+	rec, out := report.Apply(p.Record(), rep)
+	if out.InOrder {
+		now := f.NowMillis()
+		if _, err := panestate.Commit(ctx, f.Tmux(), p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
+			return out, fmt.Errorf("write pane %s: %w", p.ID, err)
+		}
+	}
+	return out, nil
+}

@@ -433,7 +433,8 @@ func tawBinary(f *Factory) (string, error) {
 var herdrEnvStep = loadStep{
 	name: "herdr environment",
 	run: func(ctx context.Context, l *loadContext) error {
-		return integration.ApplyHerdrEnv(ctx, l.Client, l.Settings.On(settingHerdrEnv), l.Bin, l.F.Getenv)
+		on := l.Settings.On(settingHerdrEnv) || l.Settings.On(settingHerdrSocket) // the socket needs the three
+		return integration.ApplyHerdrEnv(ctx, l.Client, on, l.Bin, l.F.Getenv)
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
 		return integration.ApplyHerdrEnv(ctx, l.Client, false, l.Bin, l.F.Getenv)

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,6 +38,7 @@ type loadStep struct {
 var loadSteps = []loadStep{
 	publishBinStep,
 	herdrEnvStep,
+	herdrSocketStep,
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
@@ -49,7 +52,8 @@ var publishBinStep = loadStep{
 		return err
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
-		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", "@agent-wizard-bin"})
+		cmds := append([]tmux.Cmd{{"set-option", "-gqu", "@agent-wizard-bin"}}, tmux.UnsetWakeCmds(panestate.SignalChannel, watch.WakeChannel)...)
+		_, err := l.Client.Run(ctx, cmds...)
 		return err
 	},
 }

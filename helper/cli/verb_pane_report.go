@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -27,14 +24,14 @@ const (
 	flagSessionStart = "session-start-source"
 )
 
-// Limits on what a report carries besides the contract's own.
+// Limits on what a report carries besides the contract's own (package report holds them).
 const (
-	maxSourceBytes       = 128
-	maxAgentBytes        = 128
-	maxMessageBytes      = 512
-	maxSessionIDBytes    = 512
-	maxSessionPathBytes  = 4096
-	maxSessionStartBytes = 32
+	maxSourceBytes       = report.MaxSourceBytes
+	maxAgentBytes        = report.MaxAgentBytes
+	maxMessageBytes      = report.MaxMessageBytes
+	maxSessionIDBytes    = report.MaxSessionIDBytes
+	maxSessionPathBytes  = report.MaxSessionPathBytes
+	maxSessionStartBytes = report.MaxSessionStartBytes
 )
 
 type reportOptions struct {
@@ -166,14 +163,9 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 
 // checkText validates a required text flag: 1 to max bytes of UTF-8, no control characters.
 func checkText(flag, v string, max int) (string, error) {
-	t := strings.TrimSpace(v)
-	switch {
-	case t == "":
-		return "", Errorf(CodeInvalidArgument, "--%s is empty: give a name", flag)
-	case len(t) > max:
-		return "", Errorf(CodeInvalidArgument, "--%s is %d bytes long, at most %d are allowed", flag, len(t), max)
-	case !utf8.ValidString(t) || strings.IndexFunc(t, unicode.IsControl) >= 0:
-		return "", Errorf(CodeInvalidArgument, "--%s holds a control character or invalid UTF-8: use printable text", flag)
+	t, err := report.CheckText(v, max)
+	if err != nil {
+		return "", Errorf(CodeInvalidArgument, "--%s %v", flag, err)
 	}
 	return t, nil
 }
@@ -182,34 +174,15 @@ func optionalText(c *cli.Context, flag string, max int) (*string, error) {
 	if !c.IsSet(flag) {
 		return nil, nil
 	}
-	v := strings.TrimSpace(c.String(flag))
-	if v == "" {
-		return &v, nil
-	}
-	t, err := checkText(flag, v, max)
+	t, err := report.CheckOptionalText(c.String(flag), max)
 	if err != nil {
-		return nil, err
+		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
 	}
 	return &t, nil
 }
 
-// cleanMessage keeps a message printable and short: control characters become spaces and it is
-// cut, at a character boundary, to maxMessageBytes.
-func cleanMessage(m string) string {
-	m = strings.ToValidUTF8(m, "")
-	m = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, m)
-	m = strings.TrimSpace(m)
-	for len(m) > maxMessageBytes {
-		_, size := utf8.DecodeLastRuneInString(m)
-		m = m[:len(m)-size]
-	}
-	return m
-}
+// cleanMessage keeps a message printable and short (see report.CleanMessage).
+func cleanMessage(m string) string { return report.CleanMessage(m) }
 
 type reportReply struct {
 	OK      bool   `json:"ok"`
@@ -230,37 +203,9 @@ func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := panestate.Lock(f.LockDir(), paneID)
+	out, err := panestate.ApplyReport(ctx, f.Tmux(), f.LockDir(), paneID, rep, f.NowMillis)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	reply, err := applyReport(ctx, f, paneID, rep)
-	if err != nil {
-		return err
-	}
-	return writeJSONLine(f.IO.Out, reply)
-}
-
-// applyReport applies a validated report to the pane, whose lock the caller holds: one tmux call
-// to read the pane and one to write what changed.
-func applyReport(ctx context.Context, f *Factory, paneID string, rep report.Report) (reportReply, error) {
-	c := f.Tmux()
-	p, err := panestate.Read(ctx, c, paneID)
-	if err != nil {
-		return reportReply{}, err
-	}
-	return commitReport(ctx, f, p, rep)
-}
-
-// commitReport applies rep to the pane as just read, under its lock.
-func commitReport(ctx context.Context, f *Factory, p panestate.Pane, rep report.Report) (reportReply, error) {
-	rec, out := report.Apply(p.Record(), rep)
-	if out.InOrder {
-		now := f.NowMillis()
-		if _, err := panestate.Commit(ctx, f.Tmux(), p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
-			return reportReply{}, fmt.Errorf("write pane %s: %w", p.ID, err)
-		}
-	}
-	return reportReply{OK: true, InOrder: out.InOrder, Code: out.Code}, nil
+	return writeJSONLine(f.IO.Out, reportReply{OK: true, InOrder: out.InOrder, Code: out.Code})
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/config"
-	_ "github.com/taw-tmux/taw/helper/events" // its observer runs [hooks] and plugin events in the watcher
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/tmux"

@@ -12,7 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/events"
+	"github.com/taw-tmux/taw/helper/notify"
+	"github.com/taw-tmux/taw/helper/plugins"
+	"github.com/taw-tmux/taw/helper/session"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/watch"
@@ -74,6 +80,19 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 	}
 }
 
+// watcherObservers are the features that act on the server watcher's looks, in the order they
+// run: done and the rollups first, so that notifications, [hooks] commands and plugins' events,
+// and automatic saves all see the look those made current.
+func watcherObservers(f *Factory) []watch.Observer {
+	cfg := &config.Live{Getenv: f.Getenv}
+	return []watch.Observer{
+		&attention.Observer{},
+		&notify.Observer{Config: cfg},
+		&events.Observer{Config: cfg, Plugins: &plugins.Live{Getenv: f.Getenv}},
+		&session.AutosaveObserver{Getenv: f.Getenv},
+	}
+}
+
 func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
 	defer stop()
@@ -115,9 +134,13 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			return err
 		}
 	}
+	var observers []watch.Observer
+	if observe {
+		observers = watcherObservers(f)
+	}
 	w := watch.New(watch.Config{
 		Client: c, LockDir: dir, Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
-		Observe: observe, Logf: logTo(logw),
+		Observers: observers, Logf: logTo(logw),
 	})
 	if opts.Once {
 		look, _, err := w.Look(ctx)
@@ -147,7 +170,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	defer unpublishWatcherPid(c, pid)
 	w := watch.New(watch.Config{
 		Client: c, LockDir: f.LockDir(), Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
-		Observe: true, Logf: logf,
+		Observers: watcherObservers(f), Logf: logf,
 	})
 	err := w.Run(ctx, nil)
 	logf("watcher %d stopped", pid)

@@ -176,7 +176,7 @@ var Targets = []Target{
 				if _, other, err := EnableTOMLFeature(doc, "hooks"); err == nil && other {
 					notes = append(notes, "config.toml sets [features] hooks to something other than true: Codex runs no hooks until it is true")
 				}
-				if v, _ := featureState(strings.Split(string(doc), "\n"), "codex_hooks"); v != "" {
+				if m, err := decodeTOML(doc); err == nil && hasFeature(m, "codex_hooks") {
 					notes = append(notes, "config.toml still sets the deprecated [features] codex_hooks, which Codex warns about at every start: remove that line")
 				}
 				return strings.Join(notes, "; ")
@@ -352,4 +352,11 @@ func removeCursorHooks(doc []byte) ([]byte, error) {
 		return emptyDoc, nil
 	}
 	return out, err
+}
+
+// hasFeature says whether a decoded TOML config sets features.<key>.
+func hasFeature(m map[string]any, key string) bool {
+	table, _ := m["features"].(map[string]any)
+	_, set := table[key]
+	return set
 }

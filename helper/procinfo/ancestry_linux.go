@@ -2,13 +2,13 @@
 
 package procinfo
 
-// maxAncestors bounds the walk up the process tree.
-const maxAncestors = 64
+// maxParents bounds the walk up the process tree.
+const maxParents = 64
 
 // DescendsFrom says whether pid is ancestor or one of its descendants, walking up from pid
 // through the parent of each process.
 func DescendsFrom(pid, ancestor int) bool {
-	for i := 0; i < maxAncestors && pid > 1; i++ {
+	for i := 0; i < maxParents && pid > 1; i++ {
 		if pid == ancestor {
 			return true
 		}

@@ -75,16 +75,13 @@ func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
 	return hooks, nil
 }
 
-// signalPrefix starts a hook that only signals one of taw's wait-for channels (all named taw-…).
-const signalPrefix = "wait-for -S taw-"
-
 // SignalCommand is a hook that signals a taw wait-for channel from within tmux: no process is
 // started, which matters for hooks that fire on every window or pane switch.
-func SignalCommand(channel string) string { return "wait-for -S " + channel }
+func SignalCommand(channel string) string { return tmux.SignalCommand(channel) }
 
 // Ours says whether a hook command is one taw installed.
 func Ours(command string) bool {
-	return strings.Contains(command, HookMarker) || strings.HasPrefix(command, signalPrefix)
+	return strings.Contains(command, HookMarker) || tmux.IsSignalCommand(command)
 }
 
 // SetHooks makes taw's global hooks exactly want (hook name → commands): taw's old members are

@@ -27,6 +27,7 @@ var Catalogue = []Setting{
 	{Name: "@agent-wizard-next-key", Default: "N", Doc: "the key (after the prefix) that goes to the next agent that needs you (blocked, then done); none: no key"},
 	{Name: "@agent-wizard-window-badges", Default: "off", Doc: "on: append each window's agent badge to window-status-format and window-status-current-format (taken out again when off)"},
 	{Name: "@agent-wizard-herdr-env", Default: "off", Doc: "on: set HERDR_ENV, HERDR_BIN_PATH and HERDR_PANE_ID=%calling in tmux's global environment so agents that report to herdr report to taw"},
+	{Name: "@agent-wizard-herdr-socket", Default: "off", Doc: "on: serve herdr's socket protocol on a private socket and set HERDR_SOCKET_PATH beside the three herdr-env variables (which on implies), so agents and hooks that report to herdr through its socket report to taw"},
 	{Name: "@agent-wizard-watcher", Default: "on", Doc: "on: the plugin starts one pane watcher per server, which names the agent in each pane and reads its state from the screen; off: it stops it"},
 	{Name: "@agent-wizard-watch-interval", Default: "1s", Doc: "how often the watcher looks at every pane (a Go duration from 100ms to 1m, or seconds); hooks and reports wake it sooner"},
 	{Name: "@agent-wizard-restore-grace", Default: "30s", Doc: "how long a record a restore put back survives while the pane's shell is still at its prompt waiting for the typed command"},

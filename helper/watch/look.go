@@ -34,9 +34,9 @@ type Config struct {
 	Now     func() time.Time
 	// Interval, when set, overrides @agent-wizard-watch-interval.
 	Interval time.Duration
-	// Observe: hand every look to the registered observers (only the server's own watcher does,
-	// so a debugging watcher beside it does not notify twice).
-	Observe bool
+	// Observers get every look, in this order. Only the server's own watcher has any, so a
+	// debugging watcher beside it does not notify twice.
+	Observers []Observer
 	// Logf receives problems worth a line in the watcher's log; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -204,10 +204,8 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	look.Transitions = w.transitions(panes, now)
 	w.forget(panes)
 	w.looks++
-	if w.cfg.Observe {
-		for _, o := range Observers() {
-			w.observe(ctx, o, look)
-		}
+	for _, o := range w.cfg.Observers {
+		w.observe(ctx, o, look)
 	}
 	return look, st, nil
 }
