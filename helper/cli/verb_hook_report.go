@@ -96,9 +96,12 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	p, err := panestate.Read(ctx, f.Tmux(), pane)
 	var te *tmux.Error
+	rec := p.Record()
 	switch {
-	case err == nil && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID)):
-		// The usual case: the hook runs in the pane it names.
+	case err == nil && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID) ||
+		(act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID)):
+		// The usual case: the hook runs in the pane it names, or that pane holds the session the
+		// report is about (the first step of report.Route, without listing the panes).
 		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
 		unlock()
 		return
