@@ -28,6 +28,7 @@ import (
 // never fails, and gives up after hookReportLimit.
 const (
 	flagHookParent = "parent"
+	flagHookOrder  = "order"
 
 	hookReportLimit = 5 * time.Second
 	hookReadLimit   = 2 * time.Second
@@ -37,6 +38,7 @@ type hookReportOptions struct {
 	Agent  string
 	Event  string
 	Parent int // the process the hook script runs under ($PPID), 0 when unknown
+	Order  int // the hook script's pid ($$): orders events whose taws start out of order
 	Seq    uint64
 }
 
@@ -44,10 +46,11 @@ func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "what taw's installed hook scripts run: report one hook event of an agent, its payload on stdin",
-		ArgsUsage: "<agent> <event> [--parent <pid>]",
+		ArgsUsage: "<agent> <event> [--parent <pid>] [--order <pid>]",
 		Hidden:    true,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: flagHookParent, Usage: "the `pid` the hook runs under: its pane is trusted only when that process runs in it"},
+			&cli.IntFlag{Name: flagHookOrder, Usage: "the hook script's own `pid`: of two events a moment apart, the higher is the later"},
 		},
 		Action: func(c *cli.Context) error {
 			// Taken first: it orders this event against the agent's next one.
@@ -56,7 +59,7 @@ func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.
 			if len(positional) != 2 {
 				return UsageErrorf("hook report takes an agent and an event: taw hook report <agent> <event>")
 			}
-			opts := &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Seq: seq}
+			opts := &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Order: c.Int(flagHookOrder), Seq: seq}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -90,10 +93,11 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	rep := hookRecordReport(f, opts, act)
 	dir := f.LockDir()
 
-	unlock, ok := hookLock(ctx, dir, pane, opts.Seq)
+	unlock, seq, ok := hookLock(ctx, dir, pane, opts.Seq, opts.Order)
 	if !ok {
 		return
 	}
+	rep.Seq = &seq
 	p, err := panestate.Read(ctx, f.Tmux(), pane)
 	var te *tmux.Error
 	rec := p.Record()
@@ -117,10 +121,11 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	if !ok || target == pane {
 		return
 	}
-	unlock, ok = hookLock(ctx, dir, target, opts.Seq)
+	unlock, seq, ok = hookLock(ctx, dir, target, seq, opts.Order)
 	if !ok {
 		return
 	}
+	rep.Seq = &seq
 	defer unlock()
 	if p, err = panestate.Read(ctx, f.Tmux(), target); err == nil {
 		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
@@ -220,32 +225,55 @@ func isShellName(comm string) bool {
 	return false
 }
 
-// hookLock takes the pane's lock for a report with seq, unless a newer report of the pane is
-// waiting: only the latest state of a burst is written (the seq book refuses an older one
-// anyway; this spares it the tmux calls). The newest seq waiting is kept in the lock file
-// itself, which only taw writes, opened without following a link. ok false: dropped, or the
-// wait ran out.
-func hookLock(ctx context.Context, dir, paneID string, seq uint64) (unlock func(), ok bool) {
+// hookLock takes the pane's lock for a report, unless a newer report of the pane is waiting:
+// only the latest state of a burst is written. The newest report waiting is kept in the lock
+// file itself (its seq and its order, the pid of the hook script that started it), which only
+// taw writes, opened without following a link, and changed under a record lock of its own.
+//
+// A hook's seq is taken when its taw starts, and two taws forked a moment apart may start in
+// the other order: within orderWindow of each other the script's pid decides which is newer
+// (the agent runs its hooks one after the other, so a later event has the higher pid), and a
+// report that is newer by its pid but not by its clock takes the seq after the one recorded.
+// It returns the seq the report carries. ok false: dropped, or the wait ran out.
+func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (unlock func(), used uint64, ok bool) {
 	if err := os.MkdirAll(dir, 0o700); err != nil || !privateTo(dir, true) {
-		return nil, false
+		return nil, 0, false
 	}
 	file, err := os.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	// The seq is written into this file: it must be the user's own, not one planted for them.
 	if fi, err := file.Stat(); err != nil || !ownedPrivately(fi, false) {
 		file.Close()
-		return nil, false
+		return nil, 0, false
 	}
-	newer := func() bool { return waitingSeq(file) > seq }
-	if newer() {
-		file.Close()
-		return nil, false
+	mine := waiting{seq: seq, order: order}
+	claimed := false
+	// check records this report as the latest waiting, or says a newer one is.
+	check := func() bool {
+		if !markLock(file, true) {
+			return false
+		}
+		defer markLock(file, false)
+		stored := readWaiting(file)
+		if stored.newerThan(mine) {
+			return false
+		}
+		if !claimed {
+			if stored.seq >= mine.seq {
+				mine.seq = stored.seq + 1
+			}
+			if _, err := file.WriteAt([]byte(mine.String()), 0); err != nil {
+				return false
+			}
+			claimed = true
+		}
+		return true
 	}
-	if _, err := file.WriteAt([]byte(fmt.Sprintf("%020d\n", seq)), 0); err != nil {
+	if !check() {
 		file.Close()
-		return nil, false
+		return nil, 0, false
 	}
 	wait := time.Millisecond
 	for {
@@ -255,17 +283,17 @@ func hookLock(ctx context.Context, dir, paneID string, seq uint64) (unlock func(
 		}
 		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
 			file.Close()
-			return nil, false
+			return nil, 0, false
 		}
 		select {
 		case <-ctx.Done():
 			file.Close()
-			return nil, false
+			return nil, 0, false
 		case <-time.After(wait):
 		}
-		if newer() {
+		if !check() {
 			file.Close()
-			return nil, false
+			return nil, 0, false
 		}
 		wait = min(2*wait, 20*time.Millisecond)
 	}
@@ -273,22 +301,74 @@ func hookLock(ctx context.Context, dir, paneID string, seq uint64) (unlock func(
 		_ = syscall.Flock(int(file.Fd()), syscall.LOCK_UN)
 		file.Close()
 	}
-	if newer() {
+	if !check() {
 		release()
-		return nil, false
+		return nil, 0, false
 	}
-	return release, true
+	return release, mine.seq, true
 }
 
-// waitingSeq is the seq a lock file holds, 0 when none.
-func waitingSeq(file *os.File) uint64 {
-	var b [21]byte
-	n, _ := file.ReadAt(b[:], 0)
-	v, err := strconv.ParseUint(strings.TrimSpace(string(b[:n])), 10, 64)
-	if err != nil {
-		return 0
+// markLock takes (or lets go of) the record lock that guards the waiting report in the lock
+// file: a byte past its end, apart from the flock writers queue on.
+func markLock(file *os.File, take bool) bool {
+	lk := syscall.Flock_t{Type: syscall.F_UNLCK, Whence: 0, Start: 1 << 20, Len: 1}
+	cmd := syscall.F_SETLK
+	if take {
+		lk.Type, cmd = syscall.F_WRLCK, syscall.F_SETLKW
 	}
-	return v
+	for {
+		err := syscall.FcntlFlock(file.Fd(), cmd, &lk)
+		if err != syscall.EINTR {
+			return err == nil
+		}
+	}
+}
+
+// orderWindow is how far apart (in seq, nanoseconds) two reports are ordered by the pids of
+// their scripts rather than by their clocks.
+const orderWindow = 200 * uint64(time.Millisecond)
+
+// waiting is the newest report of a pane recorded in its lock file.
+type waiting struct {
+	seq   uint64
+	order int // the hook script's pid, 0 when unknown
+}
+
+func (w waiting) String() string { return fmt.Sprintf("%020d %010d\n", w.seq, w.order) }
+
+// newerThan says whether w is a newer report than o.
+func (w waiting) newerThan(o waiting) bool {
+	if w.order == o.order && w.seq == o.seq {
+		return false
+	}
+	gap := w.seq - o.seq
+	if o.seq > w.seq {
+		gap = o.seq - w.seq
+	}
+	// Pids are near each other unless the pid counter wrapped between the two.
+	pidGap := w.order - o.order
+	if pidGap < 0 {
+		pidGap = -pidGap
+	}
+	if w.order > 0 && o.order > 0 && w.order != o.order && gap < orderWindow && pidGap < 1<<20 {
+		return w.order > o.order
+	}
+	return w.seq > o.seq
+}
+
+// readWaiting is the report a lock file records, zero when none.
+func readWaiting(file *os.File) waiting {
+	var b [40]byte
+	n, _ := file.ReadAt(b[:], 0)
+	fields := strings.Fields(string(b[:n]))
+	var w waiting
+	if len(fields) > 0 {
+		w.seq, _ = strconv.ParseUint(fields[0], 10, 64)
+	}
+	if len(fields) > 1 {
+		w.order, _ = strconv.Atoi(fields[1])
+	}
+	return w
 }
 
 // readHead reads up to limit bytes of r, waiting at most wait, and then the rest of r to its

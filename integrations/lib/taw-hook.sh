@@ -25,7 +25,8 @@ __taw_report() {
 		exit 0
 	fi
 	# The agent is this script's parent: taw trusts $TMUX_PANE only when it runs in that pane.
-	exec "$__taw_bin" hook report --parent "$__taw_parent" "$TAW_HOOK_AGENT" "$1"
+	# $$, this script's pid, orders events whose taws start out of order.
+	exec "$__taw_bin" hook report --parent "$__taw_parent" --order "$$" "$TAW_HOOK_AGENT" "$1"
 }
 __taw_parent=$PPID
 # A background job's stdin is /dev/null unless it is given one: the payload goes through fd 3.
