@@ -35,6 +35,7 @@ func newSessionCommand(f *Factory) *cli.Command {
 			newSessionDeleteCommand(f, nil),
 			newSessionImportCommand(f, nil),
 			newSessionAutosaveCommand(f),
+			newSessionPaintCommand(f),
 		},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -72,32 +74,7 @@ func sessionRestoreRun(ctx context.Context, f *Factory, opts *sessionRestoreOpti
 	if err != nil {
 		return err
 	}
-	cfg, problems := config.Load(f.Getenv)
-	c := f.Tmux()
-	live, err := session.ReadLive(ctx, c)
-	var terr *tmux.Error
-	noServer := errors.As(err, &terr) && terr.Code == CodeServerNotRunning
-	if noServer {
-		// After a reboot: the restore's first new-session starts the server.
-		live, err = session.Live{Sessions: map[string]bool{}}, nil
-	}
-	if err != nil {
-		return err
-	}
-	plan := session.PlanRestore(doc, live, cfg.Session.ResumeAgentsOnRestore)
-	for _, p := range problems {
-		plan.Notes = append(plan.Notes, session.Note{Note: "config: " + p.Error()})
-	}
-	r := &session.Restorer{
-		Client: c, LockDir: f.LockDir(), Now: f.Now, PromptWait: opts.Wait,
-		ShellInFront: func(pid int) (bool, error) {
-			front, _, err := procinfo.ShellInFront(pid)
-			return front, err
-		},
-		DirExists:   session.DirExists,
-		StartServer: noServer,
-	}
-	res, err := r.Restore(ctx, plan)
+	res, err := restoreDocument(ctx, f, doc, opts.Wait, nil)
 	if err != nil {
 		return err
 	}
@@ -119,6 +96,62 @@ func sessionRestoreRun(ctx context.Context, f *Factory, opts *sessionRestoreOpti
 	for _, r := range res.Resumed {
 		fmt.Fprintf(w, "resumed %s in %s (%s): %s\n", r.Agent, r.Target, r.PaneID, r.Command)
 	}
+	for _, p := range res.Programs {
+		fmt.Fprintf(w, "started %s in %s (%s): %s\n", filepath.Base(p.Argv[0]), p.Target, p.PaneID, p.Command)
+	}
+	if res.Painted > 0 {
+		fmt.Fprintf(w, "showed the saved contents of %s\n", sessionPlural(res.Painted, "pane"))
+	}
 	printSessionNotes(f, res.Notes)
 	return nil
+}
+
+// restoreDocument plans the restore of a save into the server (starting one when none runs) and
+// carries it out; before, when set, may change the plan first. taw session restore and the
+// restore on start share it.
+func restoreDocument(ctx context.Context, f *Factory, doc *session.Document, wait time.Duration, before func(*session.Plan, session.Live)) (session.Result, error) {
+	cfg, problems := config.Load(f.Getenv)
+	c := f.Tmux()
+	live, err := session.ReadLive(ctx, c)
+	var terr *tmux.Error
+	noServer := errors.As(err, &terr) && terr.Code == CodeServerNotRunning
+	if noServer {
+		// After a reboot: the restore's first new-session starts the server.
+		live, err = session.NoServer(), nil
+	}
+	if err != nil {
+		return session.Result{}, err
+	}
+	plan := session.PlanRestore(doc, live, session.PlanOptions{
+		ResumeAgents: cfg.Session.ResumeAgentsOnRestore, Programs: live.Programs, HasFile: fileExists,
+	})
+	for _, p := range problems {
+		plan.Notes = append(plan.Notes, session.Note{Note: "config: " + p.Error()})
+	}
+	if before != nil {
+		before(&plan, live)
+	}
+	r := &session.Restorer{
+		Client: c, LockDir: f.LockDir(), Now: f.Now, PromptWait: wait,
+		ShellInFront: func(pid int) (bool, error) {
+			front, _, err := procinfo.ShellInFront(pid)
+			return front, err
+		},
+		DirExists:   session.DirExists,
+		StartServer: noServer,
+		Shell:       live.Shell, ShellCommand: live.ShellCommand,
+	}
+	if bin, err := f.Executable(); err == nil {
+		if b, err := filepath.EvalSymlinks(bin); err == nil {
+			bin = b
+		}
+		r.PaintBin = bin
+	}
+	return r.Restore(ctx, plan)
+}
+
+// fileExists says whether path is a regular file (a directory's Session.vim).
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
