@@ -39,6 +39,7 @@ var loadSteps = []loadStep{
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
+	sessionRestoreOnStartStep,
 	pluginsLoadStep,
 }
 

@@ -36,6 +36,7 @@ func newSessionCommand(f *Factory) *cli.Command {
 			newSessionImportCommand(f, nil),
 			newSessionAutosaveCommand(f),
 			newSessionPaintCommand(f),
+			newSessionRestoreOnStartCommand(f),
 		},
 	}
 }
