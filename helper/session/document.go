@@ -41,10 +41,10 @@ type Window struct {
 
 // Pane is one pane of a window, in tmux's pane order.
 type Pane struct {
-	Index   int    `json:"index"`
-	Dir     string `json:"dir"`
-	Title   string `json:"title"`
-	Active  bool   `json:"active"`
+	Index   int      `json:"index"`
+	Dir     string   `json:"dir"`
+	Title   string   `json:"title"`
+	Active  bool     `json:"active"`
 	Command string   `json:"command,omitempty"` // what ran in front of it; informational only
 	Program *Program `json:"program,omitempty"`
 	Agent   *Agent   `json:"agent,omitempty"`
