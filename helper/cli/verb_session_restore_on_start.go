@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,6 +68,9 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 	}
 	// Two loads of the plugin at once start two of these: they take turns, and the second finds
 	// the first one's mark.
+	if err := os.MkdirAll(f.LockDir(), 0o700); err != nil {
+		return err
+	}
 	unlock, err := filelock.Lock(filepath.Join(f.LockDir(), "restore-on-start.lock"))
 	if err != nil {
 		return err
@@ -126,13 +130,17 @@ func readOnStartSettings(ctx context.Context, c *tmux.Client) (string, error) {
 func waitFirstSession(ctx context.Context, f *Factory, c *tmux.Client) (session.StartState, error) {
 	deadline := f.Now().Add(onStartFirstSessionWait)
 	for {
-		st, err := session.ReadStartState(ctx, c)
-		if err != nil || len(st.Sessions) > 0 || f.Now().After(deadline) {
-			return st, err
+		// While no session exists, display-message has no target to expand formats for.
+		names, err := c.Output(ctx, "list-sessions", "-F", "#{session_id}")
+		if err == nil && names != "" {
+			return session.ReadStartState(ctx, c)
+		}
+		if f.Now().After(deadline) {
+			return session.StartState{}, nil
 		}
 		select {
 		case <-ctx.Done():
-			return st, ctx.Err()
+			return session.StartState{}, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

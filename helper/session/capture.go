@@ -184,7 +184,9 @@ func captureContents(ctx context.Context, c *tmux.Client, doc *Document, panes [
 		if !ok || !ok2 || kind != "C" {
 			continue
 		}
-		byID[id] = CompressContents([]byte(body))
+		// tmux 3.3a pads what display-message prints after the control byte with a space per
+		// message printed before it in the call; the pane id itself holds no space.
+		byID[strings.TrimSpace(id)] = CompressContents([]byte(body))
 	}
 	at := map[paneKey][]byte{}
 	for _, p := range panes {
