@@ -25,7 +25,7 @@ func newSessionImportCommand(f *Factory, runF func(*sessionImportOptions) error)
 		Usage:     "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
 		ArgsUsage: "[<file>] [--name <name>] [--force] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `name`"},
+			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `<name>`"},
 			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
 			sessionJSONFlag(),
 		},

@@ -58,5 +58,14 @@ func sessionListRun(f *Factory, opts *sessionListOptions) error {
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", row(e)...)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Why a save is unreadable is too long for its column: said under the table.
+	for _, e := range entries {
+		if e.Problem != "" {
+			fmt.Fprintf(f.IO.Out, "%s is unreadable: %s\n", e.Name, e.Problem)
+		}
+	}
+	return nil
 }

@@ -36,9 +36,9 @@ func newSessionRestoreCommand(f *Factory, runF func(*sessionRestoreOptions) erro
 		Usage:     "recreate the saved sessions that are missing and resume each pane's agent",
 		ArgsUsage: "[--name <name>] [--backup <n>] [--wait <duration>] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("restore the save `name`"),
-			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `n` of the save (1 is the newest)"},
-			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `duration` such as 30s)"},
+			sessionNameFlag("restore the save `<name>`"),
+			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `<n>` of the save (1 is the newest)"},
+			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
 			sessionJSONFlag(),
 		},
 		Action: func(c *cli.Context) error {

@@ -22,7 +22,7 @@ func newSessionSaveCommand(f *Factory, runF func(*sessionSaveOptions) error) *cl
 		Usage:     "save every session, window and pane, with each pane's agent and resume command",
 		ArgsUsage: "[--name <name>] [--force] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("save under `name`"),
+			sessionNameFlag("save under `<name>`"),
 			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
 			sessionJSONFlag(),
 		},

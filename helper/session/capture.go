@@ -93,8 +93,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			panes = append(panes, p)
 		case "S":
 			f := strings.Split(rest, fieldSep)
-			if n, err := strconv.Atoi(strings.TrimSpace(f[0])); err == nil && n >= 0 {
-				backups = min(n, MaxBackups)
+			if n, err := strconv.Atoi(strings.TrimSpace(f[0])); err == nil && n >= 0 && n <= MaxBackups {
+				backups = n
 			}
 			if len(f) == 3 {
 				contentsOn = isOn(f[1])

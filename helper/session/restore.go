@@ -467,7 +467,7 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 			tmux.Cmd{"send-keys", "-t", id, "Enter"},
 		)
 	}
-	cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+	cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	if _, err := r.Client.Run(ctx, cmds...); err != nil {
 		return fmt.Errorf("type resume commands: %w", err)
 	}
