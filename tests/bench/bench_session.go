@@ -57,17 +57,7 @@ func init() {
 			return nil, err
 		}
 
-		kill := func() error {
-			var args []string
-			for i, name := range names {
-				if i > 0 {
-					args = append(args, ";")
-				}
-				args = append(args, "kill-session", "-t", name)
-			}
-			_, err := e.Tmux(s, args...)
-			return err
-		}
+		kill := func() error { return killSessions(e, s, names) }
 		const m = 8
 		rawCreate, err := timedAfter(m, kill, func() error { _, err := e.Tmux(s, createCmds(names)...); return err })
 		if err != nil {
@@ -189,17 +179,7 @@ func init() {
 		if err := fill(); err != nil {
 			return nil, err
 		}
-		kill := func() error {
-			var args []string
-			for i, name := range names {
-				if i > 0 {
-					args = append(args, ";")
-				}
-				args = append(args, "kill-session", "-t", name)
-			}
-			_, err := e.Tmux(s, args...)
-			return err
-		}
+		kill := func() error { return killSessions(e, s, names) }
 		save := func(name string) func() error {
 			return func() error {
 				out, err := e.Run(nil, e.Taw, "-L", s, "session", "save", "--name", name)
@@ -308,4 +288,17 @@ func waitPanes(e *Env, s, program string, want int) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// killSessions kills the named sessions in one tmux call.
+func killSessions(e *Env, s string, names []string) error {
+	var args []string
+	for i, name := range names {
+		if i > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, "kill-session", "-t", name)
+	}
+	_, err := e.Tmux(s, args...)
+	return err
 }
