@@ -108,7 +108,10 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(scratch) })
+	t.Cleanup(func() {
+		stopStrays(t, scratch)
+		os.RemoveAll(scratch)
+	})
 	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
 	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
 	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
@@ -196,4 +199,25 @@ func shellWords(words []string) string {
 		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 	}
 	return strings.Join(q, " ")
+}
+
+// stopStrays ends the processes an agent left behind in its scratch folder: Codex's app-server
+// daemon and Cline's hub daemon outlive the pane. Only processes whose command line names the
+// scratch folder, which this run made, are signalled, each by its pid.
+func stopStrays(t *testing.T, scratch string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), scratch) {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if proc, err := os.FindProcess(pid); err == nil {
+			t.Logf("stopping %d, left behind: %.120s", pid, strings.ReplaceAll(string(b), "\x00", " "))
+			proc.Kill()
+		}
+	}
 }
