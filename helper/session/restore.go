@@ -374,7 +374,15 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 	}()
 	now := r.Now().UnixMilli()
 	var cmds []tmux.Cmd
+	typed := ids[:0:0]
 	for _, id := range ids {
+		keys, err := TypeKeys(ctx, r.Client, id, pending[id].Resume.Argv)
+		if err != nil {
+			res.Notes = append(res.Notes, Note{Target: pending[id].Target.String(), Note: "not typed: " + err.Error()})
+			delete(pending, id)
+			continue
+		}
+		typed = append(typed, id)
 		unlock, err := panestate.Lock(r.LockDir, id)
 		if err != nil {
 			return err
@@ -388,16 +396,13 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 		next[panestate.OptUpdated] = strconv.FormatInt(now, 10)
 		next[panestate.OptRestored] = strconv.FormatInt(now, 10)
 		cmds = append(cmds, panestate.WriteCmds(id, map[string]string{}, next)...)
-		cmds = append(cmds,
-			tmux.Cmd{"send-keys", "-t", id, "-l", "--", t.Line},
-			tmux.Cmd{"send-keys", "-t", id, "Enter"},
-		)
+		cmds = append(cmds, keys...)
 	}
 	cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
 	if _, err := r.Client.Run(ctx, cmds...); err != nil {
 		return fmt.Errorf("type resume commands: %w", err)
 	}
-	for _, id := range ids {
+	for _, id := range typed {
 		t := pending[id]
 		res.Resumed = append(res.Resumed, Resumed{Target: t.Target.String(), PaneID: id, Agent: t.Resume.Agent, Origin: t.Resume.Origin, Command: t.Line})
 		delete(pending, id)
