@@ -90,7 +90,7 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			return err
 		}
 		defer release()
-		if lf, err := os.Create(watch.LogPath(dir)); err == nil {
+		if lf, err := watch.OpenLog(dir); err == nil {
 			defer lf.Close()
 			logw = lf
 		}

@@ -240,8 +240,11 @@ func (s *Store) rotate(name string) error {
 	return nil
 }
 
+// saveLockWait bounds how long a save or restore waits for another to finish with the same name.
+const saveLockWait = 10 * time.Second
+
 func (s *Store) lock(name string) (func(), error) {
-	unlock, err := filelock.Lock(filepath.Join(s.Dir, "."+name+".json.lock"))
+	unlock, err := filelock.Lock(filepath.Join(s.Dir, "."+name+".json.lock"), saveLockWait)
 	if err != nil {
 		return nil, fmt.Errorf("lock save %q: %w", name, err)
 	}

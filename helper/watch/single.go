@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"errors"
 	"fmt"
 	"os"
@@ -24,16 +26,25 @@ func PidPath(lockDir string) string { return filepath.Join(lockDir, "watcher.pid
 // LogPath is the running watcher's log in a server's lock folder.
 func LogPath(lockDir string) string { return filepath.Join(lockDir, "watcher.log") }
 
+// OpenLog starts the running watcher's log afresh, in the checked lock folder and never through
+// a symbolic link.
+func OpenLog(lockDir string) (*os.File, error) {
+	if err := filelock.PrivateDir(lockDir); err != nil {
+		return nil, err
+	}
+	return filelock.OpenFile(LogPath(lockDir), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+}
+
 // ErrRunning is returned by Claim when another watcher holds the server.
 var ErrRunning = errors.New("a watcher is already running for this server")
 
 // Claim makes this process the server's watcher: it takes the pid file's lock without waiting
 // and writes pid into it. release gives it up. ErrRunning means another process holds it.
 func Claim(lockDir string, pid int) (release func(), err error) {
-	if err := os.MkdirAll(lockDir, 0o700); err != nil {
+	if err := filelock.PrivateDir(lockDir); err != nil {
 		return nil, fmt.Errorf("claim the watcher: %w", err)
 	}
-	f, err := os.OpenFile(PidPath(lockDir), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := filelock.OpenFile(PidPath(lockDir), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("claim the watcher: %w", err)
 	}
@@ -57,7 +68,7 @@ func Claim(lockDir string, pid int) (release func(), err error) {
 // Running returns the pid of the server's running watcher, 0 when none runs, or -1 when one
 // runs whose pid is not written yet.
 func Running(lockDir string) int {
-	f, err := os.Open(PidPath(lockDir))
+	f, err := filelock.OpenFile(PidPath(lockDir), os.O_RDONLY, 0)
 	if err != nil {
 		return 0
 	}
