@@ -84,3 +84,38 @@ func Running(lockDir string) int {
 	}
 	return pid
 }
+
+// RestartEnv is set, for a watcher the plugin's supervisor started again, to "<pid> <status>"
+// of the watcher before it, so the new one can say so.
+const RestartEnv = "TAW_WATCHER_RESTART"
+
+// maxRestarts is how many times in a row the supervisor starts a watcher that keeps dying
+// within a minute, before it gives up (and clears the dead one's pid from the server option).
+const maxRestarts = 5
+
+// SuperviseScript is the /bin/sh script the plugin runs its watcher under: it starts the
+// watcher, and when the watcher dies (killed, or crashed: any status but 0, which is a stop on
+// purpose or another watcher already there) starts it again a second later with RestartEnv set,
+// at most maxRestarts times in a row for watchers that die within a minute. On giving up it
+// takes the dead watcher's pid off the server option, so nothing reads a stale one. serve is
+// the watcher's command, quoted for sh; tmuxCmd is tmux's, with the server's flags.
+func SuperviseScript(serve, tmuxCmd string) string {
+	return fmt.Sprintf(`n=0
+while :; do
+  start=$(date +%%s)
+  %[1]s >/dev/null 2>&1 &
+  pid=$!
+  wait $pid
+  s=$?
+  [ $s -eq 0 ] && exit 0
+  [ $(( $(date +%%s) - start )) -gt 60 ] && n=0
+  n=$((n+1))
+  if [ $n -gt %[3]d ]; then
+    [ "$(%[2]s show-options -sqv %[4]s)" = "$pid" ] && %[2]s set-option -squ %[4]s
+    exit 0
+  fi
+  sleep 1
+  %[5]s="$pid $s"
+  export %[5]s
+done`, serve, tmuxCmd, maxRestarts, PidOption, RestartEnv)
+}
