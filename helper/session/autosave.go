@@ -128,7 +128,7 @@ func (a *Autosaver) tryLock() (func(), bool) {
 }
 
 func (a *Autosaver) read(path string) string {
-	b, _ := os.ReadFile(path)
+	b, _ := filelock.ReadFile(path, 4096)
 	return strings.TrimSpace(string(b))
 }
 
