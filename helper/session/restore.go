@@ -21,6 +21,9 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + panestate.Format()},
 	)
 	if err != nil {
+		if empty, _ := emptyServer(ctx, c); empty {
+			return Live{Sessions: map[string]bool{}}, nil
+		}
 		return Live{}, err
 	}
 	live := Live{Sessions: map[string]bool{}}
