@@ -3,6 +3,7 @@ package tests
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,21 +12,17 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// TestReadmeDocumentsEverything keeps the README honest: every verb, every flag of every verb and
-// every @agent-wizard-… setting taw has appears in it.
+// TestReadmeDocumentsEverything keeps the documentation honest: every verb, every flag of every
+// verb and every @agent-wizard-… setting taw has appears in README.md or a page of docs/.
 func TestReadmeDocumentsEverything(t *testing.T) {
 	root, err := repoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(data)
+	readme := readDocs(t, root)
 	for _, s := range tmuxconf.Catalogue {
 		if !strings.Contains(readme, s.Name) {
-			t.Errorf("README.md does not document the setting %s", s.Name)
+			t.Errorf("the docs do not document the setting %s", s.Name)
 		}
 	}
 	app := cli.NewApp(&cli.Factory{Getenv: os.Getenv})
@@ -41,7 +38,7 @@ func TestReadmeDocumentsEverything(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(readme, full) {
-				t.Errorf("README.md does not document the verb %q", full)
+				t.Errorf("the docs do not document the verb %q", full)
 			}
 			for _, f := range c.Flags {
 				name := f.Names()[0]
@@ -53,10 +50,52 @@ func TestReadmeDocumentsEverything(t *testing.T) {
 					dash = "-" + name
 				}
 				if !strings.Contains(readme, dash) {
-					t.Errorf("README.md does not document %s of %q", dash, full)
+					t.Errorf("the docs do not document %s of %q", dash, full)
 				}
 			}
 		}
 	}
 	walk("taw", app.Commands)
 }
+
+// readDocs returns README.md and every page of docs/ as one text.
+func readDocs(t *testing.T, root string) string {
+	t.Helper()
+	files := []string{filepath.Join(root, "README.md")}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, f := range append(files, pages...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(data)
+		all.WriteByte('\n')
+	}
+	return all.String()
+}
+
+// TestReadmeIsTheFrontDoor keeps README.md short and its links alive.
+func TestReadmeIsTheFrontDoor(t *testing.T) {
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines; keep it at 300 or fewer and move detail to docs/", n)
+	}
+	for _, m := range docLink.FindAllStringSubmatch(string(data), -1) {
+		if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+			t.Errorf("README.md links to %s, which does not exist", m[1])
+		}
+	}
+}
+
+var docLink = regexp.MustCompile(`\]\((docs/[^)#]+)`)

@@ -8,8 +8,6 @@ import (
 	"github.com/taw-tmux/taw/helper/watch"
 )
 
-func init() { watch.Register(&Observer{}) }
-
 // refreshEvery is how many looks the observer trusts its memory of what it published before it
 // reads the options again, so an edit by hand (or an unload) is mended within a minute.
 const refreshEvery = 60
@@ -83,7 +81,7 @@ func MarkDone(panes []panestate.Pane, completed map[string]bool, inView func(pan
 		}
 	}
 	if len(cmds) > 0 {
-		cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+		cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	}
 	return out, cmds
 }

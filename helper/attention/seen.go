@@ -40,15 +40,12 @@ func Seen(ctx context.Context, c *tmux.Client) (cleared []string, err error) {
 	if len(cmds) == 0 {
 		return nil, nil
 	}
-	cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+	cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	_, err = c.Run(ctx, cmds...)
 	return cleared, err
 }
 
 // ClearCmds are the commands that mark one pane seen, for verbs that take the user to it.
 func ClearCmds(paneID string) []tmux.Cmd {
-	return []tmux.Cmd{
-		{"set-option", "-pqu", "-t", paneID, panestate.OptDone},
-		{"wait-for", "-S", panestate.SignalChannel},
-	}
+	return append([]tmux.Cmd{{"set-option", "-pqu", "-t", paneID, panestate.OptDone}}, tmux.SignalCmds(panestate.SignalChannel)...)
 }

@@ -1,55 +1,66 @@
 package cli
 
 import (
-	"errors"
+	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"strings"
 	"testing"
-
-	"github.com/taw-tmux/taw/helper/session"
+	"time"
 )
 
-// A save onto a full disk or a read-only file system answers a code that says so, not internal.
-// The disk is a real tmpfs, filled up, then remounted read-only.
-func TestSaveOnFullAndReadOnlyDisks(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root (CI runs as root)")
+// runMain runs taw with args against a server that does not exist, and returns stderr and the
+// exit code.
+func runMain(t *testing.T, args string) (string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := &Factory{
+		Args:       append([]string{"taw", "-L", fmt.Sprintf("taw-none-%d", os.Getpid())}, strings.Fields(args)...),
+		IO:         IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		Getenv:     func(k string) string { return map[string]string{"TMUX_TMPDIR": t.TempDir()}[k] },
+		Environ:    func() []string { return nil },
+		Executable: os.Executable,
+		LookPath:   func(string) (string, error) { return "", os.ErrNotExist },
+		Now:        time.Now,
+		Getpid:     os.Getpid,
 	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount tmpfs: %v: %s", err, out)
-	}
-	defer exec.Command("umount", dir).Run()
-	filler, _ := os.Create(filepath.Join(dir, "filler"))
-	for {
-		if _, err := filler.Write(make([]byte, 4096)); err != nil {
-			break
+	code := Main(f)
+	return errOut.String(), code
+}
+
+// One rule for every verb: a malformed call is usage (exit 2); a value that is not one taw takes
+// is invalid_argument (exit 1), whichever flag it came in.
+func TestUsageAndInvalidValueRule(t *testing.T) {
+	for _, tt := range []struct {
+		args string
+		code string
+		exit int
+	}{
+		{"pane report-agent %1 --source s --agent a --state sleepy", CodeInvalidArgument, ExitError},
+		{"agent wait %1 --until sleepy", CodeInvalidArgument, ExitError},
+		{"agent wait %1 --timeout soon", CodeInvalidArgument, ExitError},
+		{"notify test --kind done", CodeInvalidArgument, ExitError},
+		{"watch --interval 5ms", CodeInvalidArgument, ExitError},
+		{"session restore --wait 0s", CodeInvalidArgument, ExitError},
+		{"agent wait", CodeUsage, ExitUsage},
+		{"agent wait a b", CodeUsage, ExitUsage},
+		{"agent wait %1 --frob", CodeUsage, ExitUsage},
+		{"pane frob", CodeUsage, ExitUsage},
+		{"watch --once --serve", CodeUsage, ExitUsage},
+		{"pane report-agent %1 --source s --agent a", CodeUsage, ExitUsage},
+		{"bogus", CodeUsage, ExitUsage},
+	} {
+		stderr, exit := runMain(t, tt.args)
+		if exit != tt.exit || !strings.Contains(stderr, `"code":"`+tt.code+`"`) {
+			t.Errorf("taw %s: exit %d, %s; want exit %d and code %s", tt.args, exit, strings.TrimSpace(stderr), tt.exit, tt.code)
 		}
-	}
-	filler.Close()
-	store := &session.Store{Dir: filepath.Join(dir, "saves")}
-	doc := &session.Document{Sessions: []session.Session{{Name: "main"}}}
-	_, err := store.Write("default", doc, true)
-	if got := AsError(err); got.Code != CodeNoSpace {
-		t.Errorf("save on a full disk: code %q (%v), want %q", got.Code, err, CodeNoSpace)
-	}
-	os.Remove(filepath.Join(dir, "filler"))
-	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
-		t.Fatalf("remount read-only: %v: %s", err, out)
-	}
-	_, err = store.Write("default", doc, true)
-	if got := AsError(err); got.Code != CodeReadOnly {
-		t.Errorf("save on a read-only disk: code %q (%v), want %q", got.Code, err, CodeReadOnly)
 	}
 }
 
-func TestAsErrorKeepsCodes(t *testing.T) {
-	if got := AsError(fmt.Errorf("write x: %w", errors.New("boom"))); got.Code != CodeInternal {
-		t.Errorf("code %q", got.Code)
-	}
-	if got := AsError(Errorf(CodeBusy, "b")); got.Code != CodeBusy {
-		t.Errorf("code %q", got.Code)
+// Messages keep < and > as they are: no \u003c in what a person reads.
+func TestErrorMessagesKeepAngleBrackets(t *testing.T) {
+	stderr, _ := runMain(t, "agent get a b")
+	if strings.Contains(stderr, `\u003c`) || !strings.Contains(stderr, "<pane|agent>") {
+		t.Errorf("stderr = %s", stderr)
 	}
 }

@@ -2,12 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
-	"github.com/taw-tmux/taw/helper/agents"
 	// attention's observer keeps done and the rollups current in the watcher process.
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/popup"
 	"github.com/urfave/cli/v2"
 )
 
@@ -67,27 +68,19 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 		views = append(views, newPaneView(p))
 	}
 	if !opts.JSON {
-		return writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME"))
+		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {
+			return err
+		}
+		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore)
+		return err
 	}
 	return writeJSONLine(f.IO.Out, struct {
 		Agents []paneView `json:"agents"`
 	}{views})
 }
 
-// agentPanes are the panes that run an agent, each once (a window linked into several sessions
-// lists its panes once per session), in tmux's order.
-func agentPanes(panes []panestate.Pane) []panestate.Pane {
-	var out []panestate.Pane
-	seen := map[string]bool{}
-	for _, p := range panes {
-		if p.Agent() == "" || seen[p.ID] {
-			continue
-		}
-		seen[p.ID] = true
-		out = append(out, p)
-	}
-	return out
-}
+// agentPanes are the panes that run an agent, each once (see panestate.AgentPanes).
+func agentPanes(panes []panestate.Pane) []panestate.Pane { return panestate.AgentPanes(panes) }
 
 type agentGetOptions struct {
 	Target string
@@ -170,22 +163,9 @@ func resolveAgent(ctx context.Context, f *Factory, target string) (panestate.Pan
 	return p, nil
 }
 
-// agentsNamed are the panes whose agent goes by name: its id, an alias, or its display name,
-// ignoring case.
+// agentsNamed are the panes whose agent goes by name (see panestate.AgentsNamed).
 func agentsNamed(panes []panestate.Pane, name string) []panestate.Pane {
-	want := strings.ToLower(agents.Canonical(name))
-	var out []panestate.Pane
-	for _, p := range panes {
-		id := strings.ToLower(p.Agent())
-		display := id
-		if a, ok := agents.Lookup(p.Agent()); ok {
-			display = strings.ToLower(a.Display)
-		}
-		if id == want || display == strings.ToLower(strings.TrimSpace(name)) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return panestate.AgentsNamed(panes, name)
 }
 
 func shownOrNone(p panestate.Pane) string {

@@ -55,10 +55,7 @@ func hookRun(ctx context.Context, f *Factory, opts *hookOptions) {
 	defer cancel()
 	c := f.Tmux()
 	c.Timeout = hookTimeout
-	out, err := c.Run(ctx,
-		tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id}"},
-		tmux.Cmd{"wait-for", "-S", watch.WakeChannel},
-	)
+	out, err := c.Run(ctx, append([]tmux.Cmd{{"list-panes", "-a", "-F", "#{pane_id}"}}, tmux.SignalCmds(watch.WakeChannel)...)...)
 	if err != nil {
 		return
 	}

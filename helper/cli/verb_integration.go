@@ -22,7 +22,7 @@ const (
 	flagHerdrBin        = "bin"
 )
 
-// Stable error codes of the integration verbs (documented in docs/sections/integrations.md).
+// Stable error codes of the integration verbs (documented in docs/integrations.md).
 const (
 	CodeUnknownAgent        = "unknown_agent"
 	CodeConfigInvalid       = "config_invalid"
@@ -301,12 +301,12 @@ func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Comm
 		ArgsUsage: "{on|off} [--bin <path>]",
 		Hidden:    true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `path`); this taw by default"},
+			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `<path>`); this taw by default"},
 		},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
 			if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
-				return UsageErrorf("herdr-env takes on or off: taw integration herdr-env {on|off}")
+				return InvalidValuef("herdr-env takes on or off: taw integration herdr-env {on|off}")
 			}
 			opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
 			if opts.Bin == "" {
@@ -358,7 +358,8 @@ func tawBinary(f *Factory) (string, error) {
 var herdrEnvStep = loadStep{
 	name: "herdr environment",
 	run: func(ctx context.Context, l *loadContext) error {
-		return integration.ApplyHerdrEnv(ctx, l.Client, l.Settings.On(settingHerdrEnv), l.Bin, l.F.Getenv)
+		on := l.Settings.On(settingHerdrEnv) || l.Settings.On(settingHerdrSocket) // the socket needs the three
+		return integration.ApplyHerdrEnv(ctx, l.Client, on, l.Bin, l.F.Getenv)
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
 		return integration.ApplyHerdrEnv(ctx, l.Client, false, l.Bin, l.F.Getenv)

@@ -58,7 +58,7 @@ func newMuxCommand(f *Factory) *cli.Command {
 }
 
 func socketFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMuxSocket, Usage: "the daemon's socket `path` (default $XDG_RUNTIME_DIR/taw/mux.sock)"}
+	return &cli.StringFlag{Name: flagMuxSocket, Usage: "the daemon's socket `<path>` (default $XDG_RUNTIME_DIR/taw/mux.sock)"}
 }
 
 type muxServeOptions struct {
@@ -74,7 +74,7 @@ func newMuxServeCommand(f *Factory, runF func(*muxServeOptions) error) *cli.Comm
 		ArgsUsage: "[--socket <path>] [--log <path>]",
 		Flags: []cli.Flag{
 			socketFlag(),
-			&cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `path` (rolled to path.1 past 1 MiB)"},
+			&cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, after, _ := splitArgs(c); len(positional) > 0 || len(after) > 0 {
@@ -185,7 +185,7 @@ func newMuxCallCommand(f *Factory, runF func(*muxCallOptions) error) *cli.Comman
 		ArgsUsage: "[--socket <path>] [--timeout <seconds>] <op-json>",
 		Flags: []cli.Flag{
 			socketFlag(),
-			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `seconds` without a reply"},
+			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"},
 		},
 		Action: func(c *cli.Context) error {
 			positional, after, _ := splitArgs(c)

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -27,14 +24,14 @@ const (
 	flagSessionStart = "session-start-source"
 )
 
-// Limits on what a report carries besides the contract's own.
+// Limits on what a report carries besides the contract's own (package report holds them).
 const (
-	maxSourceBytes       = 128
-	maxAgentBytes        = 128
-	maxMessageBytes      = 512
-	maxSessionIDBytes    = 512
-	maxSessionPathBytes  = 4096
-	maxSessionStartBytes = 32
+	maxSourceBytes       = report.MaxSourceBytes
+	maxAgentBytes        = report.MaxAgentBytes
+	maxMessageBytes      = report.MaxMessageBytes
+	maxSessionIDBytes    = report.MaxSessionIDBytes
+	maxSessionPathBytes  = report.MaxSessionPathBytes
+	maxSessionStartBytes = report.MaxSessionStartBytes
 )
 
 type reportOptions struct {
@@ -44,24 +41,24 @@ type reportOptions struct {
 
 func reportFlags(verb report.Verb) []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: flagSource, Usage: "your integration's `name`, the same from run to run (at most 128 bytes)"},
-		&cli.StringFlag{Name: flagAgent, Usage: "the agent's `name`, as people see it"},
+		&cli.StringFlag{Name: flagSource, Usage: "your integration's `<name>`, the same from run to run (at most 128 bytes)"},
+		&cli.StringFlag{Name: flagAgent, Usage: "the agent's `<name>`, as people see it"},
 	}
 	if verb == report.ReportAgent {
 		flags = append(flags,
-			&cli.StringFlag{Name: flagState, Usage: "`idle`, working, blocked or unknown"},
-			&cli.StringFlag{Name: flagMessage, Usage: "a short `text` shown with the state (at most 512 bytes are kept)"},
+			&cli.StringFlag{Name: flagState, Usage: "the `<state>`: idle, working, blocked or unknown"},
+			&cli.StringFlag{Name: flagMessage, Usage: "a short `<text>` shown with the state (at most 512 bytes are kept)"},
 		)
 	}
-	flags = append(flags, &cli.StringFlag{Name: flagSeq, Usage: "a `number` that grows with every report from your source"})
+	flags = append(flags, &cli.StringFlag{Name: flagSeq, Usage: "a number `<n>` that grows with every report from your source"})
 	if verb != report.ReleaseAgent {
 		flags = append(flags,
-			&cli.StringFlag{Name: flagSessionID, Usage: "the agent's own session `id`"},
-			&cli.StringFlag{Name: flagSessionPath, Usage: "the agent's session file `path`"},
+			&cli.StringFlag{Name: flagSessionID, Usage: "the agent's own session `<id>`"},
+			&cli.StringFlag{Name: flagSessionPath, Usage: "the agent's session file `<path>`"},
 		)
 	}
 	if verb == report.ReportSession {
-		flags = append(flags, &cli.StringFlag{Name: flagSessionStart, Usage: "why the session started: startup, resume, clear, compact, new or `fork`"})
+		flags = append(flags, &cli.StringFlag{Name: flagSessionStart, Usage: "`<why>` the session started: startup, resume, clear, compact, new or fork"})
 	}
 	return flags
 }
@@ -70,7 +67,7 @@ func newReportAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Com
 	return newReportCommand(f, runF, report.ReportAgent, &cli.Command{
 		Name:      "report-agent",
 		Usage:     "report an agent's state (and optionally its session and resume command)",
-		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [-- <resume command>...]",
+		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [--agent-session-path <path>] [-- <resume command>...]",
 	})
 }
 
@@ -78,7 +75,7 @@ func newReportAgentSessionCommand(f *Factory, runF func(*reportOptions) error) *
 	return newReportCommand(f, runF, report.ReportSession, &cli.Command{
 		Name:      "report-agent-session",
 		Usage:     "report only an agent's session and resume command",
-		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [-- <resume command>...]",
+		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [--agent-session-path <path>] [--session-start-source <why>] [-- <resume command>...]",
 	})
 }
 
@@ -166,14 +163,9 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 
 // checkText validates a required text flag: 1 to max bytes of UTF-8, no control characters.
 func checkText(flag, v string, max int) (string, error) {
-	t := strings.TrimSpace(v)
-	switch {
-	case t == "":
-		return "", Errorf(CodeInvalidArgument, "--%s is empty: give a name", flag)
-	case len(t) > max:
-		return "", Errorf(CodeInvalidArgument, "--%s is %d bytes long, at most %d are allowed", flag, len(t), max)
-	case !utf8.ValidString(t) || strings.IndexFunc(t, unicode.IsControl) >= 0:
-		return "", Errorf(CodeInvalidArgument, "--%s holds a control character or invalid UTF-8: use printable text", flag)
+	t, err := report.CheckText(v, max)
+	if err != nil {
+		return "", Errorf(CodeInvalidArgument, "--%s %v", flag, err)
 	}
 	return t, nil
 }
@@ -182,34 +174,15 @@ func optionalText(c *cli.Context, flag string, max int) (*string, error) {
 	if !c.IsSet(flag) {
 		return nil, nil
 	}
-	v := strings.TrimSpace(c.String(flag))
-	if v == "" {
-		return &v, nil
-	}
-	t, err := checkText(flag, v, max)
+	t, err := report.CheckOptionalText(c.String(flag), max)
 	if err != nil {
-		return nil, err
+		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
 	}
 	return &t, nil
 }
 
-// cleanMessage keeps a message printable and short: control characters become spaces and it is
-// cut, at a character boundary, to maxMessageBytes.
-func cleanMessage(m string) string {
-	m = strings.ToValidUTF8(m, "")
-	m = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, m)
-	m = strings.TrimSpace(m)
-	for len(m) > maxMessageBytes {
-		_, size := utf8.DecodeLastRuneInString(m)
-		m = m[:len(m)-size]
-	}
-	return m
-}
+// cleanMessage keeps a message printable and short (see report.CleanMessage).
+func cleanMessage(m string) string { return report.CleanMessage(m) }
 
 type reportReply struct {
 	OK      bool   `json:"ok"`
@@ -230,22 +203,9 @@ func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := panestate.Lock(f.LockDir(), paneID)
+	out, err := panestate.ApplyReport(ctx, f.Tmux(), f.LockDir(), paneID, rep, f.NowMillis)
 	if err != nil {
 		return err
-	}
-	defer unlock()
-	c := f.Tmux()
-	p, err := panestate.Read(ctx, c, paneID)
-	if err != nil {
-		return err
-	}
-	rec, out := report.Apply(p.Record(), rep)
-	if out.InOrder {
-		now := f.NowMillis()
-		if _, err := panestate.Commit(ctx, c, p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
-			return fmt.Errorf("write pane %s: %w", paneID, err)
-		}
 	}
 	return writeJSONLine(f.IO.Out, reportReply{OK: true, InOrder: out.InOrder, Code: out.Code})
 }

@@ -7,12 +7,19 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/events"
+	"github.com/taw-tmux/taw/helper/notify"
+	"github.com/taw-tmux/taw/helper/plugins"
+	"github.com/taw-tmux/taw/helper/session"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/watch"
@@ -46,7 +53,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 		ArgsUsage: "[--once] [--interval <duration>] [--json]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
-			&cli.StringFlag{Name: flagInterval, Usage: "look every `duration` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
+			&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
 			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
 			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
 		},
@@ -59,7 +66,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			if c.IsSet(flagInterval) {
 				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
 				if err != nil || d < 100*time.Millisecond || d > time.Minute {
-					return UsageErrorf("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
+					return InvalidValuef("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
 				}
 				opts.Interval = d
 			}
@@ -71,6 +78,19 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			}
 			return watchRun(c.Context, f, opts)
 		},
+	}
+}
+
+// watcherObservers are the features that act on the server watcher's looks, in the order they
+// run: done and the rollups first, so that notifications, [hooks] commands and plugins' events,
+// and automatic saves all see the look those made current.
+func watcherObservers(f *Factory) []watch.Observer {
+	cfg := &config.Live{Getenv: f.Getenv}
+	return []watch.Observer{
+		&attention.Observer{},
+		&notify.Observer{Config: cfg},
+		&events.Observer{Config: cfg, Plugins: &plugins.Live{Getenv: f.Getenv}},
+		&session.AutosaveObserver{Getenv: f.Getenv},
 	}
 }
 
@@ -94,7 +114,9 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			defer lf.Close()
 			logw = lf
 		}
-		return serveWatcher(ctx, f, c, opts, logw)
+		err = serveWatcher(ctx, f, c, opts, logw)
+		removeIfServerGone(c, dir)
+		return err
 	}
 
 	// A foreground watcher becomes the server's watcher when none runs; beside a running one it
@@ -115,9 +137,13 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			return err
 		}
 	}
+	var observers []watch.Observer
+	if observe {
+		observers = watcherObservers(f)
+	}
 	w := watch.New(watch.Config{
 		Client: c, LockDir: dir, Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
-		Observe: observe, Logf: logTo(logw),
+		Observers: observers, Logf: logTo(logw),
 	})
 	if opts.Once {
 		look, _, err := w.Look(ctx)
@@ -152,11 +178,32 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	defer unpublishWatcherPid(c, pid)
 	w := watch.New(watch.Config{
 		Client: c, LockDir: f.LockDir(), Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
-		Observe: true, Logf: logf,
+		Observers: watcherObservers(f), Logf: logf,
 	})
 	err := w.Run(ctx, nil)
 	logf("watcher %d stopped", pid)
 	return err
+}
+
+// removeIfServerGone removes the server's folder of locks and the watcher's log once the server
+// has exited, so nothing of taw's stays in the temporary folder. It runs while the watcher still
+// holds its claim: a watcher of a new server on the same socket makes a folder of its own. Only a
+// real folder of the user's is removed, never one reached through a link.
+func removeIfServerGone(c *tmux.Client, dir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !watch.ServerGone(err) {
+		return
+	}
+	info, err := os.Lstat(dir)
+	if err != nil || !info.IsDir() {
+		return
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return
+	}
+	_ = os.RemoveAll(dir)
+	_ = os.Remove(filepath.Dir(dir)) // the user's taw-UID folder, when no other server has one there
 }
 
 func publishWatcherPid(ctx context.Context, c *tmux.Client, pid int) {

@@ -67,6 +67,3 @@ func alreadyShown(ctx context.Context, c *tmux.Client, hash string) bool {
 	out, err := c.Output(ctx, "display-message", "-p", "#{"+OptWarned+"}")
 	return err == nil && out == hash
 }
-
-// Shared is the one Live configuration of the process, for every observer.
-var Shared = &Live{}

@@ -12,10 +12,10 @@ import (
 	"github.com/taw-tmux/taw/helper/watch"
 )
 
-func init() { watch.Register(&Observer{}) }
-
 // Observer runs the [hooks] commands and plugins' [[events]] commands of every event of a look.
 type Observer struct {
+	Config  *config.Live
+	Plugins *plugins.Live
 	// Start runs a job detached; nil starts it through this binary's supervisor.
 	Start func(spawn.Job) error
 
@@ -32,10 +32,10 @@ func (o *Observer) Observe(ctx context.Context, l *watch.Look) {
 	if len(l.Transitions) == 0 {
 		return
 	}
-	cfg := config.Shared.Get(ctx, l.Client)
+	cfg := o.Config.Get(ctx, l.Client)
 	var plugs []plugins.Plugin
 	if cfg.Plugins.Enabled {
-		plugs = plugins.Shared.Get()
+		plugs = o.Plugins.Get()
 	}
 	if len(cfg.Hooks.Commands) == 0 && len(plugs) == 0 {
 		return

@@ -59,3 +59,27 @@ func ApplyHerdrEnv(ctx context.Context, c *tmux.Client, on bool, tawBin string, 
 	_, err = c.Run(ctx, cmds...)
 	return err
 }
+
+// HerdrSocket is the variable @agent-wizard-herdr-socket adds beside the three: the path of
+// taw's herdr socket.
+const HerdrSocket = "HERDR_SOCKET_PATH"
+
+// ApplyHerdrSocket puts HERDR_SOCKET_PATH=path in tmux's global environment (on), or removes it
+// (off) but only while it is still path: a value someone else put there stays.
+func ApplyHerdrSocket(ctx context.Context, c *tmux.Client, path string, on bool) error {
+	if on {
+		_, err := c.Run(ctx, tmux.Cmd{"set-environment", "-g", HerdrSocket, path})
+		return err
+	}
+	out, err := c.Output(ctx, "show-environment", "-g")
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if line == HerdrSocket+"="+path {
+			_, err := c.Run(ctx, tmux.Cmd{"set-environment", "-g", "-u", HerdrSocket})
+			return err
+		}
+	}
+	return nil
+}

@@ -38,6 +38,13 @@ func StateDirFor(e Env) string {
 	return filepath.Join(e.Home, ".local", "state", "taw", "integrations")
 }
 
+// ReadOnlyError is a config the person made read-only: taw leaves it as it is.
+type ReadOnlyError struct{ Path string }
+
+func (e *ReadOnlyError) Error() string {
+	return fmt.Sprintf("%s is read-only, so taw leaves it as it is: make it writable (chmod u+w %s) and run again", e.Path, e.Path)
+}
+
 // ConflictError is an install that would share its files with another agent's.
 type ConflictError struct{ Msg string }
 
@@ -161,11 +168,17 @@ func (m *Manager) plan(t *Target, remove bool) (Paths, []change, error) {
 		if c.old, c.exists, err = readMaybe(c.path); err != nil {
 			return p, nil, err
 		}
+		if remove && !c.exists {
+			continue // nothing to take out, and no empty file for the agent to read
+		}
 		edit := cfg.Install
 		if remove {
 			edit = cfg.Remove
 		}
 		c.data, err = edit(c.old, p)
+		if remove && err == nil {
+			c.data = m.untouched(t, cfg, p, c.old, c.data)
+		}
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.File = c.path
@@ -181,6 +194,20 @@ func (m *Manager) plan(t *Target, remove bool) (Paths, []change, error) {
 		changes = append(changes, c)
 	}
 	return p, changes, nil
+}
+
+// untouched is what an uninstall writes back: the copy kept from before the install, byte for
+// byte, when the config is still exactly what the install made of it (so an empty "hooks": {}
+// of the person's stays), and otherwise removed, what the edit removed.
+func (m *Manager) untouched(t *Target, cfg Config, p Paths, current, removed []byte) []byte {
+	before, ok, err := readMaybe(filepath.Join(m.StateDir, t.ID, "backup", cfg.Path))
+	if err != nil || !ok {
+		return removed
+	}
+	if installed, err := cfg.Install(before, p); err == nil && bytes.Equal(installed, current) && !bytes.Equal(before, current) {
+		return before
+	}
+	return removed
 }
 
 func isEmptyConfig(b []byte) bool {
@@ -376,6 +403,9 @@ func (m *Manager) apply(t *Target, c change) error {
 	if c.exists && c.config {
 		if fi, err := os.Stat(c.path); err == nil {
 			mode = fi.Mode().Perm()
+		}
+		if mode&0o200 == 0 {
+			return &ReadOnlyError{Path: c.path}
 		}
 	}
 	if err := writeAtomic(c.path, c.data, mode); err != nil {

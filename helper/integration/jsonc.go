@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
-// A small JSON-with-comments reader that keeps every value's byte span, so that an edit can
+// JSON with comments is read by hujson; each value's byte span is kept, so that an edit can
 // insert or cut text at exact places and leave comments, spacing and key order alone.
 
 type jsonNode struct {
@@ -38,203 +40,71 @@ func (e *ParseError) Error() string {
 	return e.File + ": " + e.Msg
 }
 
-type jsonParser struct {
-	b []byte
-	i int
-}
-
+// parseJSONC reads b, JSON with comments and trailing commas, with the hujson library, and
+// returns its value with every byte span an edit needs.
 func parseJSONC(b []byte) (*jsonNode, error) {
-	p := &jsonParser{b: b}
+	skip := 0
 	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-		p.i = 3
+		skip = 3
 	}
-	if err := p.ws(); err != nil {
-		return nil, err
+	v, err := hujson.Parse(b[skip:])
+	if err != nil {
+		return nil, &ParseError{Msg: strings.TrimPrefix(err.Error(), "hujson: ")}
 	}
-	if p.i >= len(b) {
-		return nil, p.errorf("no JSON value")
-	}
-	n, err := p.value(0)
+	n, err := nodeOf(b, &v, skip, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ws(); err != nil {
-		return nil, err
-	}
-	if p.i < len(b) {
-		return nil, p.errorf("unexpected %q after the JSON value", b[p.i])
-	}
 	return n, nil
 }
 
-func (p *jsonParser) errorf(format string, args ...any) error {
-	line := 1 + bytes.Count(p.b[:min(p.i, len(p.b))], []byte("\n"))
-	return &ParseError{Msg: fmt.Sprintf("line %d: %s", line, fmt.Sprintf(format, args...))}
-}
-
-// ws skips whitespace and // and /* */ comments.
-func (p *jsonParser) ws() error {
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			p.i++
-		case c == '/' && p.i+1 < len(p.b) && p.b[p.i+1] == '/':
-			for p.i < len(p.b) && p.b[p.i] != '\n' {
-				p.i++
-			}
-		case c == '/' && p.i+1 < len(p.b) && p.b[p.i+1] == '*':
-			end := bytes.Index(p.b[p.i+2:], []byte("*/"))
-			if end < 0 {
-				return p.errorf("unterminated /* comment")
-			}
-			p.i += end + 4
-		default:
-			return nil
-		}
-	}
-	return nil
-}
-
-func (p *jsonParser) value(depth int) (*jsonNode, error) {
+// nodeOf turns one parsed value into a jsonNode whose offsets count from the start of b. A key
+// written twice in one object is refused: agents read the last one, and an edit of the first
+// would be lost on the person.
+func nodeOf(b []byte, v *hujson.Value, skip, depth int) (*jsonNode, error) {
 	if depth > 200 {
-		return nil, p.errorf("nested too deeply")
+		return nil, &ParseError{Msg: fmt.Sprintf("line %d: nested too deeply", lineAt(b, skip+v.StartOffset))}
 	}
-	n := &jsonNode{start: p.i, depth: depth}
-	switch c := p.b[p.i]; c {
-	case '{':
-		n.kind, n.open = '{', p.i
-		p.i++
-		for {
-			if err := p.ws(); err != nil {
-				return nil, err
+	n := &jsonNode{start: skip + v.StartOffset, end: skip + v.EndOffset, depth: depth}
+	switch t := v.Value.(type) {
+	case *hujson.Object:
+		n.kind, n.open, n.close = '{', n.start, n.end-1
+		seen := map[string]int{}
+		for i := range t.Members {
+			m := &t.Members[i]
+			var key string
+			if err := json.Unmarshal(m.Name.Value.(hujson.Literal), &key); err != nil {
+				return nil, &ParseError{Msg: fmt.Sprintf("line %d: invalid key", lineAt(b, skip+m.Name.StartOffset))}
 			}
-			if p.i >= len(p.b) {
-				return nil, p.errorf("unterminated object")
+			if first, dup := seen[key]; dup {
+				return nil, &ParseError{Msg: fmt.Sprintf("line %d: key %q is written twice (first on line %d); remove one, so that an edit lands in the one the agent reads", lineAt(b, skip+m.Name.StartOffset), key, first)}
 			}
-			if p.b[p.i] == '}' {
-				break
-			}
-			if p.b[p.i] != '"' {
-				return nil, p.errorf("expected a key in quotes, found %q", p.b[p.i])
-			}
-			ks := p.i
-			key, err := p.str()
+			seen[key] = lineAt(b, skip+m.Name.StartOffset)
+			val, err := nodeOf(b, &m.Value, skip, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i >= len(p.b) || p.b[p.i] != ':' {
-				return nil, p.errorf("expected : after key %q", key)
-			}
-			p.i++
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i >= len(p.b) {
-				return nil, p.errorf("missing value for key %q", key)
-			}
-			v, err := p.value(depth + 1)
+			n.members = append(n.members, jsonMember{key: key, start: skip + m.Name.StartOffset, end: val.end, val: val})
+		}
+	case *hujson.Array:
+		n.kind, n.open, n.close = '[', n.start, n.end-1
+		for i := range t.Elements {
+			e, err := nodeOf(b, &t.Elements[i], skip, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			n.members = append(n.members, jsonMember{key: key, start: ks, end: v.end, val: v})
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i < len(p.b) && p.b[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i >= len(p.b) || p.b[p.i] != '}' {
-				return nil, p.errorf("expected , or } in object")
-			}
-			break
+			n.elems = append(n.elems, e)
 		}
-		n.close = p.i
-		p.i++
-	case '[':
-		n.kind, n.open = '[', p.i
-		p.i++
-		for {
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i >= len(p.b) {
-				return nil, p.errorf("unterminated array")
-			}
-			if p.b[p.i] == ']' {
-				break
-			}
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.elems = append(n.elems, v)
-			if err := p.ws(); err != nil {
-				return nil, err
-			}
-			if p.i < len(p.b) && p.b[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i >= len(p.b) || p.b[p.i] != ']' {
-				return nil, p.errorf("expected , or ] in array")
-			}
-			break
-		}
-		n.close = p.i
-		p.i++
-	case '"':
-		n.kind = '"'
-		if _, err := p.str(); err != nil {
-			return nil, err
-		}
-	default:
+	case hujson.Literal:
 		n.kind = 'l'
-		for p.i < len(p.b) && strings.IndexByte("+-.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", p.b[p.i]) >= 0 {
-			p.i++
-		}
-		lit := string(p.b[n.start:p.i])
-		if lit == "" {
-			return nil, p.errorf("unexpected %q where a value should be", p.b[p.i])
-		}
-		var v any
-		if json.Unmarshal([]byte(lit), &v) != nil {
-			return nil, p.errorf("invalid value %q", lit)
+		if t.Kind() == '"' {
+			n.kind = '"'
 		}
 	}
-	n.end = p.i
 	return n, nil
 }
 
-// str reads a JSON string at p.i and returns its value.
-func (p *jsonParser) str() (string, error) {
-	s := p.i
-	p.i++
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case '\\':
-			p.i += 2
-			continue
-		case '\n':
-			return "", p.errorf("newline in a string")
-		case '"':
-			p.i++
-			var v string
-			if err := json.Unmarshal(p.b[s:p.i], &v); err != nil {
-				return "", p.errorf("invalid string")
-			}
-			return v, nil
-		}
-		p.i++
-	}
-	return "", p.errorf("unterminated string")
-}
+func lineAt(b []byte, off int) int { return 1 + bytes.Count(b[:min(off, len(b))], []byte("\n")) }
 
 func (n *jsonNode) member(key string) (int, *jsonNode) {
 	for i, m := range n.members {

@@ -2,13 +2,15 @@ package integration
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// TOML edits, line by line: taw adds whole lines that carry its marker (or a block between two
+// TOML edits, line by line, over a reading by go-toml: taw adds whole lines that carry its marker (or a block between two
 // marker comments) and removes exactly those, so the rest of the file keeps its bytes.
 
 // tawMark ends every line taw adds to a TOML or YAML config.
@@ -19,54 +21,25 @@ const (
 	blockEnd   = "# <<< taw integration"
 )
 
-// checkTOML is a light reading of TOML's shape: every line outside a multi-line string or array
-// is blank, a comment, a [table] or [[array]] header or a key = value. It catches a file that is
-// not TOML at all before taw edits it.
+// checkTOML reads doc with go-toml: a file that is not TOML, or that defines a key twice, is
+// refused with its line before taw edits it.
 func checkTOML(doc []byte) error {
-	depth, inString := 0, ""
-	for n, raw := range strings.Split(string(doc), "\n") {
-		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
-		if inString != "" {
-			if strings.Contains(line, inString) {
-				inString = ""
-			}
-			continue
-		}
-		if depth == 0 {
-			switch {
-			case line == "" || strings.HasPrefix(line, "#"):
-				continue
-			case strings.HasPrefix(line, "["):
-				if !regexp.MustCompile(`^\[\[?[^\[\]]+\]\]?\s*(#.*)?$`).MatchString(line) {
-					return &ParseError{Msg: fmt.Sprintf("line %d: bad table header %q", n+1, line)}
-				}
-				continue
-			case !strings.Contains(line, "="):
-				return &ParseError{Msg: fmt.Sprintf("line %d: expected key = value, found %q", n+1, line)}
-			}
-		}
-		for _, q := range []string{`"""`, `'''`} {
-			if strings.Count(line, q)%2 == 1 {
-				inString = q
-			}
-		}
-		if inString == "" {
-			depth += strings.Count(stripTOMLStrings(line), "[") + strings.Count(stripTOMLStrings(line), "{")
-			depth -= strings.Count(stripTOMLStrings(line), "]") + strings.Count(stripTOMLStrings(line), "}")
-			if depth < 0 {
-				return &ParseError{Msg: fmt.Sprintf("line %d: unbalanced brackets", n+1)}
-			}
-		}
-	}
-	if depth != 0 || inString != "" {
-		return &ParseError{Msg: "unterminated array, inline table or string"}
-	}
-	return nil
+	_, err := decodeTOML(doc)
+	return err
 }
 
-var tomlStrings = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(\\.|[^"\\])*"|'[^']*'|#.*$`) })
-
-func stripTOMLStrings(line string) string { return tomlStrings().ReplaceAllString(line, "") }
+func decodeTOML(doc []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := toml.Unmarshal(doc, &m); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, &ParseError{Msg: fmt.Sprintf("line %d: %s", line, de.Error())}
+		}
+		return nil, &ParseError{Msg: err.Error()}
+	}
+	return m, nil
+}
 
 func tomlQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
@@ -116,62 +89,62 @@ func dropLines(doc []byte, drop func(i int, line string) bool) []byte {
 	return []byte(out)
 }
 
-var (
-	tomlHeader   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[([^\[\]]+)\]\s*(#.*)?$`) })
-	tomlAnyTable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[`) })
-)
-
-// featureState says whether a [features] table (or a dotted features.<key>) sets key, and to
-// what; and the index of the [features] header line, -1 when there is none.
-func featureState(lines []string, key string) (value string, header int) {
-	header = -1
-	inFeatures := false
-	keyLine := regexp.MustCompile(`^\s*` + regexp.QuoteMeta(key) + `\s*=\s*([^#\s]+)`)
-	dotted := regexp.MustCompile(`^\s*features\.` + regexp.QuoteMeta(key) + `\s*=\s*([^#\s]+)`)
-	top := true
-	for i, l := range lines {
-		if m := tomlHeader().FindStringSubmatch(l); m != nil {
-			inFeatures = strings.TrimSpace(m[1]) == "features"
-			top = false
-			if inFeatures {
-				header = i
+// featuresHeader is the line index of doc's [features] table header, -1 when it has none.
+func featuresHeader(doc []byte) int {
+	var p unstable.Parser
+	p.Reset(doc)
+	for p.NextExpression() {
+		e := p.Expression()
+		if e.Kind != unstable.Table {
+			continue
+		}
+		var parts []string
+		var first unstable.Range
+		for k := e.Key(); k.Next(); {
+			if parts == nil {
+				first = k.Node().Raw
 			}
-			continue
+			parts = append(parts, string(k.Node().Data))
 		}
-		if tomlAnyTable().MatchString(l) {
-			inFeatures, top = false, false
-			continue
-		}
-		if m := keyLine.FindStringSubmatch(l); inFeatures && m != nil {
-			value = m[1]
-		}
-		if m := dotted.FindStringSubmatch(l); top && m != nil {
-			value = m[1]
+		if len(parts) == 1 && parts[0] == "features" {
+			return p.Shape(first).Start.Line - 1
 		}
 	}
-	return value, header
+	return -1
 }
 
 // EnableTOMLFeature makes sure [features] sets key = true. A key the user set already (true or
 // false) is left as it is; the second result says it is set to something other than true.
 func EnableTOMLFeature(doc []byte, key string) ([]byte, bool, error) {
-	if err := checkTOML(doc); err != nil {
+	m, err := decodeTOML(doc)
+	if err != nil {
 		return nil, false, err
 	}
-	lines := strings.Split(string(doc), "\n")
-	value, header := featureState(lines, key)
-	switch {
-	case value == "true":
-		return doc, false, nil
-	case value != "":
-		return doc, true, nil
-	case header >= 0:
-		out := append([]string{}, lines[:header+1]...)
-		out = append(out, key+" = true "+tawMark)
-		out = append(out, lines[header+1:]...)
-		return []byte(strings.Join(out, "\n")), false, nil
+	features, defined := m["features"]
+	table, _ := features.(map[string]any)
+	if defined && table == nil {
+		return nil, false, &ParseError{Msg: "features is not a table; make it one to let taw set features." + key}
 	}
-	return appendLines(doc, []string{"[features] " + tawMark, key + " = true " + tawMark}), false, nil
+	if v, set := table[key]; set {
+		return doc, v != true, nil
+	}
+	var out []byte
+	switch header := featuresHeader(doc); {
+	case header >= 0:
+		lines := strings.Split(string(doc), "\n")
+		edited := append([]string{}, lines[:header+1]...)
+		edited = append(edited, key+" = true "+tawMark)
+		out = []byte(strings.Join(append(edited, lines[header+1:]...), "\n"))
+	case defined:
+		return nil, false, &ParseError{Msg: fmt.Sprintf("features is written inline or as dotted keys; add %s = true to it yourself, or write it as a [features] table", key)}
+	default:
+		out = appendLines(doc, []string{"[features] " + tawMark, key + " = true " + tawMark})
+	}
+	// The edit is read back: taw writes nothing that does not say what it meant to.
+	if m, err := decodeTOML(out); err != nil || m["features"].(map[string]any)[key] != true {
+		return nil, false, &ParseError{Msg: fmt.Sprintf("taw could not add features.%s = true here without changing the file's meaning; add it yourself", key)}
+	}
+	return out, false, nil
 }
 
 // RemoveTaggedLines takes out every line taw added (those ending in its marker).

@@ -1,34 +1,87 @@
 package integration
 
 import (
+	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
+
+	"gopkg.in/yaml.v3"
 )
 
-// Hermes keeps the plugins it loads in config.yaml, under plugins.enabled. taw edits that list
-// line by line: it adds a "- <name>" item (and the plugins: and enabled: keys when missing, each
-// with taw's marker) and removes exactly those lines.
+// Hermes keeps the plugins it loads in config.yaml, under plugins.enabled. taw reads the file with
+// yaml.v3 and edits it line by line at the places the reading gives: it adds a "- <name>" item
+// (and the plugins: and enabled: keys when missing, each with taw's marker) and removes exactly
+// those lines, so comments and the person's layout keep their bytes.
 
-var (
-	yamlTopKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*:(.*)$`) })
-	yamlChildKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+)([A-Za-z0-9_.-]+)\s*:(.*)$`) })
-	yamlItem     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)-\s+(.*?)\s*(#.*)?$`) })
-)
-
-func yamlRest(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "#"); i >= 0 && (i == 0 || s[i-1] == ' ') {
-		s = strings.TrimSpace(s[:i])
-	}
-	return s
+// yamlPlugins is what an edit needs to know of a document: the plugins key, its enabled key and
+// the items of that list. Lines count from 0; -1 is "not there".
+type yamlPlugins struct {
+	plugins, enabled int
+	childIndent      string // the indentation of plugins' keys
+	items            []yamlItem
 }
 
-func checkYAML(doc []byte) error {
-	for n, l := range strings.Split(string(doc), "\n") {
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
-			return &ParseError{Msg: fmt.Sprintf("line %d: a tab in the indentation, which YAML does not allow", n+1)}
+type yamlItem struct {
+	line  int
+	value string
+}
+
+func readYAMLPlugins(doc []byte) (*yamlPlugins, error) {
+	out := &yamlPlugins{plugins: -1, enabled: -1, childIndent: "  "}
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		return nil, &ParseError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(root.Content) == 0 {
+		return out, nil
+	}
+	top := root.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, &ParseError{Msg: "the top level is not a mapping"}
+	}
+	plugins := mappingValue(top, "plugins")
+	if plugins == nil {
+		return out, nil
+	}
+	out.plugins = plugins.key.Line - 1
+	v := plugins.value
+	switch {
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+		return out, nil
+	case v.Kind != yaml.MappingNode:
+		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is not a mapping", v.Line)}
+	case v.Style&yaml.FlowStyle != 0:
+		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is written inline; write it as a block to let taw add its plugin", v.Line)}
+	}
+	if len(v.Content) > 0 {
+		out.childIndent = strings.Repeat(" ", v.Content[0].Column-1)
+	}
+	enabled := mappingValue(v, "enabled")
+	if enabled == nil {
+		return out, nil
+	}
+	out.enabled = enabled.key.Line - 1
+	list := enabled.value
+	switch {
+	case list.Kind == yaml.ScalarNode && list.Tag == "!!null":
+		return out, nil
+	case list.Kind != yaml.SequenceNode:
+		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins.enabled is not a list", list.Line)}
+	case list.Style&yaml.FlowStyle != 0:
+		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins.enabled is written inline; write it as a block list to let taw add its plugin", list.Line)}
+	}
+	for _, it := range list.Content {
+		out.items = append(out.items, yamlItem{line: it.Line - 1, value: it.Value})
+	}
+	return out, nil
+}
+
+type yamlPair struct{ key, value *yaml.Node }
+
+func mappingValue(m *yaml.Node, key string) *yamlPair {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return &yamlPair{m.Content[i], m.Content[i+1]}
 		}
 	}
 	return nil
@@ -36,80 +89,64 @@ func checkYAML(doc []byte) error {
 
 // EnableYAMLPlugin adds name to plugins.enabled.
 func EnableYAMLPlugin(doc []byte, name string) ([]byte, error) {
-	if err := checkYAML(doc); err != nil {
+	y, err := readYAMLPlugins(doc)
+	if err != nil {
 		return nil, err
 	}
+	for _, it := range y.items {
+		if it.value == name {
+			return doc, nil
+		}
+	}
 	lines := strings.Split(string(doc), "\n")
-	plugins := -1
-	for i, l := range lines {
-		if m := yamlTopKey().FindStringSubmatch(l); m != nil && m[1] == "plugins" {
-			if yamlRest(m[2]) != "" {
-				return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is written inline (%s); write it as a block to let taw add %s", i+1, yamlRest(m[2]), name)}
-			}
-			plugins = i
-		}
-	}
-	if plugins < 0 {
-		return appendLines(doc, []string{"plugins: " + tawMark, "  enabled: " + tawMark, "    - " + name}), nil
-	}
-	// The plugins block: the lines after it that are indented, blank or comments.
-	end := plugins + 1
-	for end < len(lines) && (strings.TrimSpace(lines[end]) == "" || strings.HasPrefix(lines[end], " ") || strings.HasPrefix(strings.TrimSpace(lines[end]), "#")) {
-		end++
-	}
-	childIndent := "  "
-	enabled := -1
-	for i := plugins + 1; i < end; i++ {
-		if m := yamlChildKey().FindStringSubmatch(lines[i]); m != nil {
-			if enabled < 0 || len(m[1]) <= len(childIndent) {
-				childIndent = m[1]
-			}
-			if m[2] == "enabled" && len(m[1]) == len(childIndent) {
-				if rest := yamlRest(m[3]); rest != "" {
-					return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins.enabled is written inline (%s); write it as a block list to let taw add %s", i+1, rest, name)}
-				}
-				enabled = i
-			}
-		}
-	}
 	insert := func(at int, add ...string) []byte {
 		out := append([]string{}, lines[:at]...)
 		out = append(out, add...)
 		return []byte(strings.Join(append(out, lines[at:]...), "\n"))
 	}
-	if enabled < 0 {
-		return insert(plugins+1, childIndent+"enabled: "+tawMark, childIndent+"  - "+name), nil
+	var out []byte
+	switch {
+	case y.plugins < 0:
+		out = appendLines(doc, []string{"plugins: " + tawMark, "  enabled: " + tawMark, "    - " + name})
+	case y.enabled < 0:
+		out = insert(y.plugins+1, y.childIndent+"enabled: "+tawMark, y.childIndent+"  - "+name)
+	case len(y.items) == 0:
+		out = insert(y.enabled+1, y.childIndent+"  - "+name)
+	default:
+		last := lines[y.items[len(y.items)-1].line]
+		dash := strings.Index(last, "-")
+		out = insert(y.items[len(y.items)-1].line+1, last[:dash]+"- "+name)
 	}
-	last, itemIndent := enabled, ""
-	for i := enabled + 1; i < end; i++ {
-		m := yamlItem().FindStringSubmatch(lines[i])
-		if m == nil {
-			if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
-				continue
-			}
-			break
-		}
-		if len(m[1]) < len(childIndent) {
-			break
-		}
-		if strings.Trim(m[2], `"'`) == name {
-			return []byte(strings.Join(lines, "\n")), nil
-		}
-		last, itemIndent = i, m[1]
+	// The edit is read back: taw writes nothing that does not say what it meant to.
+	if after, err := readYAMLPlugins(out); err != nil || !after.has(name) {
+		return nil, &ParseError{Msg: fmt.Sprintf("taw could not add %s to plugins.enabled without changing the file's meaning; add it yourself", name)}
 	}
-	if itemIndent == "" {
-		itemIndent = childIndent + "  "
+	return out, nil
+}
+
+func (y *yamlPlugins) has(name string) bool {
+	for _, it := range y.items {
+		if it.value == name {
+			return true
+		}
 	}
-	return insert(last+1, itemIndent+"- "+name), nil
+	return false
 }
 
 // DisableYAMLPlugin removes name from plugins.enabled, and the keys taw added for it.
 func DisableYAMLPlugin(doc []byte, name string) ([]byte, error) {
-	return dropLines(doc, func(_ int, l string) bool {
-		if strings.HasSuffix(l, tawMark) {
-			return true
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return doc, nil
+	}
+	y, err := readYAMLPlugins(doc)
+	if err != nil {
+		return nil, err
+	}
+	drop := map[int]bool{}
+	for _, it := range y.items {
+		if it.value == name {
+			drop[it.line] = true
 		}
-		m := yamlItem().FindStringSubmatch(l)
-		return m != nil && strings.Trim(m[2], `"'`) == name
-	}), nil
+	}
+	return dropLines(doc, func(i int, l string) bool { return drop[i] || strings.HasSuffix(l, tawMark) }), nil
 }

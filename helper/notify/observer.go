@@ -12,20 +12,19 @@ import (
 	"github.com/taw-tmux/taw/helper/watch"
 )
 
-func init() { watch.Register(&Observer{}) }
-
 // OptSwitch is the tmux option that turns notifications on or off over [notify] enabled.
 const OptSwitch = "@agent-wizard-notify"
 
 // Observer plans notifications from every look and sends them in the background.
 type Observer struct {
+	Config  *config.Live
 	planner Planner
 }
 
 func (o *Observer) Name() string { return "notify" }
 
 func (o *Observer) Observe(ctx context.Context, l *watch.Look) {
-	cfg := config.Shared.Get(ctx, l.Client).Notify
+	cfg := o.Config.Get(ctx, l.Client).Notify
 	planCfg := cfg
 	planCfg.Enabled = true // the tmux switch is read only when something is due
 	send, _ := o.planner.Plan(l, planCfg)

@@ -162,7 +162,7 @@ func Commit(ctx context.Context, c *tmux.Client, p Pane, rec report.Record, nowM
 	}
 	cmds := WriteCmds(p.ID, p.Options, next)
 	if next[OptName] != p.Options[OptName] || next[OptState] != p.Options[OptState] {
-		cmds = append(cmds, tmux.Cmd{"wait-for", "-S", SignalChannel})
+		cmds = append(cmds, tmux.SignalCmds(SignalChannel)...)
 	}
 	if len(cmds) > 0 {
 		if _, err := c.Run(ctx, cmds...); err != nil {

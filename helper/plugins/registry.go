@@ -171,6 +171,3 @@ func stamp(path string) string {
 	}
 	return fmt.Sprintf("%s:%d:%d;", path, st.Size(), st.ModTime().UnixNano())
 }
-
-// Shared is the process's one Live.
-var Shared = &Live{}

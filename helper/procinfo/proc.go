@@ -28,6 +28,7 @@ var ErrNoTerminal = errors.New("process has no controlling terminal")
 // stat is what taw needs from /proc/<pid>/stat.
 type stat struct {
 	pid, ppid, pgid, tpgid int
+	tty                    uint64 // the controlling terminal's device number, 0 for none
 	comm                   string
 }
 
@@ -49,12 +50,12 @@ func parseStat(b []byte) (stat, error) {
 		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", len(f))
 	}
 	var n [4]int
-	for i, idx := range []int{1, 2, 5} {
+	for i, idx := range []int{1, 2, 5, 4} {
 		if n[i], err = strconv.Atoi(f[idx]); err != nil {
 			return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", idx+3, f[idx])
 		}
 	}
-	return stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], comm: string(b[open+1 : closing])}, nil
+	return stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], tty: uint64(uint32(n[3])), comm: string(b[open+1 : closing])}, nil
 }
 
 // parseCmdline splits /proc/<pid>/cmdline (NUL-separated, NUL-terminated) into argv. A process

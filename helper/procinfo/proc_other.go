@@ -3,6 +3,7 @@
 package procinfo
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -89,4 +90,12 @@ func baseName(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// ErrNoAncestorTerminal: neither the process nor any process above it holds a terminal.
+var ErrNoAncestorTerminal = errors.New("no terminal is held by the process or its parents")
+
+// TerminalOf needs /proc: elsewhere no process's terminal is known.
+func TerminalOf(pid int) (tty uint64, holder int, err error) {
+	return 0, 0, fmt.Errorf("process %d: %w", pid, ErrNoAncestorTerminal)
 }

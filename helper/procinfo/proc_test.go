@@ -13,7 +13,7 @@ func TestParseStat(t *testing.T) {
 		err  bool
 	}{
 		{name: "shell", in: "4242 (bash) S 4000 4242 4242 34816 4300 4194560 1 0 0 0",
-			want: stat{pid: 4242, ppid: 4000, pgid: 4242, tpgid: 4300, comm: "bash"}},
+			want: stat{pid: 4242, ppid: 4000, pgid: 4242, tpgid: 4300, tty: 34816, comm: "bash"}},
 		// A program may name itself with spaces and parentheses; comm ends at the last ")".
 		{name: "odd comm", in: "77 (we (ird) name) R 1 77 77 0 -1 0",
 			want: stat{pid: 77, ppid: 1, pgid: 77, tpgid: -1, comm: "we (ird) name"}},

@@ -153,22 +153,21 @@ func writeSmall(path, v string) error {
 // The watcher's part: a pane's agent, its holder, its session or its resume command changing is
 // a change worth saving, as much as a tmux event is.
 
-// Getenv is the environment the watcher's autosaves read (XDG_DATA_HOME for the store).
-var Getenv = os.Getenv
+// AutosaveObserver asks for an automatic save when a pane's agent facts change.
+type AutosaveObserver struct {
+	// Getenv is the environment the saves read (XDG_DATA_HOME for the store).
+	Getenv func(string) string
 
-type autosaveObserver struct {
 	mu       sync.Mutex
 	last     map[string]string
 	inFlight bool
 }
 
-func init() { watch.Register(&autosaveObserver{}) }
-
-func (o *autosaveObserver) Name() string { return "automatic saves" }
+func (o *AutosaveObserver) Name() string { return "automatic saves" }
 
 // Observe compares each pane's agent facts with the previous look; on a change it asks for an
 // automatic save in the background (the request itself checks that autosave is on).
-func (o *autosaveObserver) Observe(_ context.Context, l *watch.Look) {
+func (o *AutosaveObserver) Observe(_ context.Context, l *watch.Look) {
 	facts := make(map[string]string, len(l.Panes))
 	for _, p := range l.Panes {
 		var b strings.Builder
@@ -188,8 +187,8 @@ func (o *autosaveObserver) Observe(_ context.Context, l *watch.Look) {
 	c := l.Client
 	a := &Autosaver{
 		Client:  c,
-		LockDir: panestate.LockDir(tmux.SocketPath(c.Global, Getenv), Getenv),
-		Store:   &Store{Dir: Dir(Getenv)},
+		LockDir: panestate.LockDir(tmux.SocketPath(c.Global, o.Getenv), o.Getenv),
+		Store:   &Store{Dir: Dir(o.Getenv)},
 		Now:     time.Now,
 		Sleep:   time.Sleep,
 	}

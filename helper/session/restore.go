@@ -401,7 +401,7 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 		cmds = append(cmds, panestate.WriteCmds(id, map[string]string{}, next)...)
 		cmds = append(cmds, keys...)
 	}
-	cmds = append(cmds, tmux.Cmd{"wait-for", "-S", panestate.SignalChannel})
+	cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	if _, err := r.Client.Run(ctx, cmds...); err != nil {
 		return fmt.Errorf("type resume commands: %w", err)
 	}

@@ -75,16 +75,27 @@ func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
 	return hooks, nil
 }
 
-// signalPrefix starts a hook that only signals one of taw's wait-for channels (all named taw-…).
-const signalPrefix = "wait-for -S taw-"
-
 // SignalCommand is a hook that signals a taw wait-for channel from within tmux: no process is
 // started, which matters for hooks that fire on every window or pane switch.
-func SignalCommand(channel string) string { return "wait-for -S " + channel }
+func SignalCommand(channel string) string { return tmux.SignalCommand(channel) }
+
+// NoticeOption holds what a load had to say while no client was attached to see it.
+const NoticeOption = "@agent-wizard-notice"
+
+// noticePrefix starts the notice hook, as tmux prints it back.
+const noticePrefix = `if-shell -F "#{` + NoticeOption + `}" `
+
+// NoticeHook is the client-attached hook that shows a kept notice once, inside tmux (no process
+// is started), and takes the notice away with it.
+func NoticeHook(millis string) string {
+	show := "display-message -d " + millis + " " + tmuxfmt.QuoteString("#{"+NoticeOption+"}") + " ; set-option -gqu " + NoticeOption
+	return "if-shell -F " + tmuxfmt.QuoteString("#{"+NoticeOption+"}") + " " + tmuxfmt.QuoteString(show)
+}
 
 // Ours says whether a hook command is one taw installed.
 func Ours(command string) bool {
-	return strings.Contains(command, HookMarker) || strings.HasPrefix(command, signalPrefix)
+	return strings.Contains(command, HookMarker) || tmux.IsSignalCommand(command) ||
+		strings.HasPrefix(command, noticePrefix)
 }
 
 // SetHooks makes taw's global hooks exactly want (hook name → commands): taw's old members are

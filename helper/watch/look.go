@@ -34,9 +34,9 @@ type Config struct {
 	Now     func() time.Time
 	// Interval, when set, overrides @agent-wizard-watch-interval.
 	Interval time.Duration
-	// Observe: hand every look to the registered observers (only the server's own watcher does,
-	// so a debugging watcher beside it does not notify twice).
-	Observe bool
+	// Observers get every look, in this order. Only the server's own watcher has any, so a
+	// debugging watcher beside it does not notify twice.
+	Observers []Observer
 	// Logf receives problems worth a line in the watcher's log; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -199,10 +199,8 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	look.Transitions = w.transitions(panes, now)
 	w.forget(panes)
 	w.looks++
-	if w.cfg.Observe {
-		for _, o := range Observers() {
-			w.observe(ctx, o, look)
-		}
+	for _, o := range w.cfg.Observers {
+		w.observe(ctx, o, look)
 	}
 	return look, st, nil
 }
@@ -478,13 +476,13 @@ func (w *Watcher) readSettings(s map[string]string) {
 		w.interval = d
 	} else {
 		w.interval = DefaultInterval
-		w.logf("@agent-wizard-watch-interval is %q, not a duration such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
+		w.logf("@agent-wizard-watch-interval is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
 	}
 	if d, ok := parseDuration(s["@agent-wizard-restore-grace"], DefaultGrace, 0, time.Hour); ok {
 		w.grace = d
 	} else {
 		w.grace = DefaultGrace
-		w.logf("@agent-wizard-restore-grace is %q, not a duration such as 30s: using 30s", s["@agent-wizard-restore-grace"])
+		w.logf("@agent-wizard-restore-grace is %q, not a duration from 0s to 1h such as 30s: using 30s", s["@agent-wizard-restore-grace"])
 	}
 }
 

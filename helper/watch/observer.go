@@ -52,17 +52,9 @@ func (l *Look) InView(paneID string) bool {
 }
 
 // Observer is a feature that acts on what the watcher sees (rollups, notifications, event hooks,
-// automatic saves). Observe runs after every look, in registration order; it must be quick and
-// must not block the watcher (hand slow work to a goroutine).
+// automatic saves). Observe runs after every look, in the order Config.Observers lists them; it
+// must be quick and must not block the watcher (hand slow work to a goroutine).
 type Observer interface {
 	Name() string
 	Observe(ctx context.Context, l *Look)
 }
-
-var observers []Observer
-
-// Register adds an observer; features call it from an init function.
-func Register(o Observer) { observers = append(observers, o) }
-
-// Observers lists the registered observers.
-func Observers() []Observer { return observers }

@@ -13,6 +13,7 @@ import (
 	"github.com/taw-tmux/taw/helper/events"
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/watch"
@@ -38,10 +39,10 @@ func init() {
 		if err := os.MkdirAll(home, 0o755); err != nil {
 			return nil, err
 		}
-		config.Shared.Getenv = func(k string) string {
+		cfg := &config.Live{Getenv: func(k string) string {
 			return map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_DATA_HOME": filepath.Join(home, ".data")}[k]
-		}
-		n, ev := &notify.Observer{}, &events.Observer{}
+		}}
+		n, ev := &notify.Observer{Config: cfg}, &events.Observer{Config: cfg, Plugins: &plugins.Live{Getenv: cfg.Getenv}}
 		look := &watch.Look{Client: c, Panes: panes, Now: time.Now()}
 		ctx := context.Background()
 		const runs = 200

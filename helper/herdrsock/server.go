@@ -1,0 +1,134 @@
+package herdrsock
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"time"
+)
+
+// Limits of one connection, herdr's own: a request line of at most 1 MiB, read within 5 s.
+const (
+	maxLine      = 1 << 20
+	readTimeout  = 5 * time.Second
+	writeTimeout = 5 * time.Second
+	callTimeout  = 5 * time.Second
+	maxOpen      = 256 // connections served at once; more wait in the kernel's queue
+)
+
+// Peer is the process that connected.
+type Peer struct{ PID, UID int }
+
+// Serve accepts connections until ctx ends, each served on its own: one request, one answer,
+// then the connection closes, as herdr does. A handler that panics answers internal_error and
+// the server goes on. When ctx ends, requests being served are finished (each is bounded) before
+// Serve returns, so no report is cut off half-way.
+func Serve(ctx context.Context, ln *Listener, h *Handler) error {
+	go func() {
+		<-ctx.Done()
+		ln.UnixListener.Close()
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	slots := make(chan struct{}, maxOpen)
+	for {
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			time.Sleep(20 * time.Millisecond) // out of descriptors, say: let some close
+			continue
+		}
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			serveConn(context.WithoutCancel(ctx), conn, h)
+		}()
+	}
+}
+
+func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler) {
+	defer conn.Close()
+	id := ""
+	defer func() {
+		if r := recover(); r != nil {
+			h.logf("request %q: internal error: %v", id, r)
+			writeAnswer(conn, answer{ID: id, Error: errorf(CodeInternal, "internal error while serving the request")})
+		}
+	}()
+	peer, err := peerOf(conn)
+	if err != nil {
+		writeAnswer(conn, answer{Error: errorf(CodeForbidden, "cannot tell which process connected: %v", err)})
+		return
+	}
+	if peer.UID != os.Getuid() {
+		writeAnswer(conn, answer{Error: errorf(CodeForbidden, "the socket serves its own user only (uid %d)", os.Getuid())})
+		return
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(readTimeout))
+	line, err := readLine(conn)
+	if errors.Is(err, errLineTooLong) {
+		writeAnswer(conn, answer{Error: errorf(CodeInvalidRequest, "invalid request: the line is longer than 1 MiB")})
+		return
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return // nothing asked (or nothing within the time): herdr closes without an answer too
+	}
+	req, perr := ParseRequest(line)
+	if perr != nil {
+		writeAnswer(conn, answer{ID: req.ID, Error: perr})
+		return
+	}
+	id = req.ID
+	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	result, herr := h.Handle(cctx, peer, req)
+	if herr != nil {
+		writeAnswer(conn, answer{ID: id, Error: herr})
+		return
+	}
+	writeAnswer(conn, answer{ID: id, Result: result})
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads up to the first newline, or to the end when the client closes its side without
+// one.
+func readLine(conn *net.UnixConn) ([]byte, error) {
+	r := bufio.NewReaderSize(io.LimitReader(conn, maxLine+1), 4096)
+	line, err := r.ReadSlice('\n')
+	var buf []byte
+	for errors.Is(err, bufio.ErrBufferFull) {
+		buf = append(buf, line...)
+		line, err = r.ReadSlice('\n')
+	}
+	buf = append(buf, line...)
+	if len(buf) > maxLine {
+		return nil, errLineTooLong
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf, nil
+}
+
+func writeAnswer(conn *net.UnixConn, a answer) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		b = []byte(`{"id":"","error":{"code":"internal_error","message":"could not encode the answer"}}`)
+	}
+	_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_, _ = conn.Write(append(b, '\n'))
+}

@@ -1,0 +1,86 @@
+package herdrsock
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// call is a client as herdr's hooks are: one line out, one line back.
+func call(t *testing.T, path, line string) (answer string, closed bool) {
+	t.Helper()
+	c, err := net.DialTimeout("unix", path, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Write([]byte(line + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	answer, _ = r.ReadString('\n')
+	_, err = r.ReadByte()
+	return strings.TrimSpace(answer), err != nil
+}
+
+func TestServe(t *testing.T) {
+	dir, err := os.MkdirTemp("/tmp", "hs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "taw", "h.sock")
+	ln, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode: %v %v", fi.Mode(), err)
+	}
+	if _, err := Listen(path); err == nil || !strings.Contains(err.Error(), "already serves") {
+		t.Errorf("second listener: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, &Handler{Version: "test"}) }()
+
+	tests := []struct{ line, want string }{
+		{`{"id":"p","method":"ping","params":{}}`, `{"id":"p","result":{"type":"pong","version":"taw test","protocol":20}}`},
+		{`{"id":"m","method":"pane.report_prompt","params":{"pane_id":"%calling","prompt":"x"}}`, `{"id":"m","result":{"type":"ok"}}`},
+		{`{"id":"x","method":"nope","params":{}}`, `{"id":"x","error":{"code":"invalid_request","message":"invalid request: unknown method \"nope\""}}`},
+		{`{"id":"r","method":"pane.rename","params":{"pane_id":"%1","label":"x"}}`, `"code":"not_supported"`},
+		{`{{{`, `{"id":"","error":{"code":"invalid_request","message":"invalid request: not JSON at byte 2`},
+		// No tmux in this test: the read panics in the handler, which answers and goes on.
+		{`{"id":"g","method":"pane.get","params":{"pane_id":"%9"}}`, `{"id":"g","error":{"code":"internal_error"`},
+	}
+	for _, tt := range tests {
+		got, closed := call(t, path, tt.line)
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%s:\n got %s\nwant %s", tt.line, got, tt.want)
+		}
+		if !closed {
+			t.Errorf("%s: connection left open after the answer", tt.line)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	ln.Close()
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("socket left behind: %v", err)
+	}
+	// A file where the socket goes is not the server's to remove.
+	if err := os.WriteFile(path, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Listen(path); err == nil || !strings.Contains(err.Error(), "not a socket") {
+		t.Errorf("file at the socket's path: %v", err)
+	}
+}

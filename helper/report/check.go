@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on what a report carries besides the contract's own. Every way in (the command line and
+// the herdr socket) holds reports to the same ones.
+const (
+	MaxSourceBytes       = 128
+	MaxAgentBytes        = 128
+	MaxMessageBytes      = 512
+	MaxSessionIDBytes    = 512
+	MaxSessionPathBytes  = 4096
+	MaxSessionStartBytes = 32
+)
+
+// CheckText validates a name or id a report carries: trimmed, 1 to max bytes of UTF-8, no
+// control characters. The error reads after the field's name ("--source is empty: …").
+func CheckText(v string, max int) (string, error) {
+	t := strings.TrimSpace(v)
+	switch {
+	case t == "":
+		return "", fmt.Errorf("is empty: give a name")
+	case len(t) > max:
+		return "", fmt.Errorf("is %d bytes long, at most %d are allowed", len(t), max)
+	case !utf8.ValidString(t) || strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return "", fmt.Errorf("holds a control character or invalid UTF-8: use printable text")
+	}
+	return t, nil
+}
+
+// CheckOptionalText is CheckText for a field that may be given empty (which clears it).
+func CheckOptionalText(v string, max int) (string, error) {
+	if strings.TrimSpace(v) == "" {
+		return "", nil
+	}
+	return CheckText(v, max)
+}
+
+// CleanMessage keeps a message printable and short: control characters become spaces and it is
+// cut, at a character boundary, to MaxMessageBytes.
+func CleanMessage(m string) string {
+	m = strings.ToValidUTF8(m, "")
+	m = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, m)
+	m = strings.TrimSpace(m)
+	for len(m) > MaxMessageBytes {
+		_, size := utf8.DecodeLastRuneInString(m)
+		m = m[:len(m)-size]
+	}
+	return m
+}
