@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -25,25 +26,83 @@ func (e *BusyError) Error() string {
 // ErrorCode is the stable code of a lock not taken in time.
 func (e *BusyError) ErrorCode() string { return "busy" }
 
-// pollEvery is how often a waiting Lock tries again: short beside the waits it serves, long
-// enough that a waiter costs nothing.
+// pollEvery is how often Poll tries again: short beside the waits it serves, long enough that a
+// waiter costs nothing.
 const pollEvery = 5 * time.Millisecond
 
 // Lock takes the lock on path, creating the file, and waits at most wait for another holder
-// to let go; a *BusyError says it did not. The file is never opened through a symbolic link.
+// to let go; a *BusyError says it did not. The wait is the kernel's, so waiters get the lock as
+// it comes free however many there are; one that gives up leaves a goroutine behind that lets go
+// of the lock as soon as it gets it, so Lock suits a short-lived process. The file is never
+// opened through a symbolic link.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
+	f, err := OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	switch err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); {
+	case err == nil:
+		return release(f), nil
+	case !errors.Is(err, syscall.EWOULDBLOCK):
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if wait <= 0 {
+		f.Close()
+		return nil, &BusyError{Path: path, Wait: wait}
+	}
+	got := make(chan error, 1)
+	var mu sync.Mutex
+	abandoned := false
+	go func() {
+		err := flock(f, syscall.LOCK_EX)
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			f.Close() // too late: whoever waited has gone; closing lets go
+			return
+		}
+		got <- err
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return release(f), nil
+	case <-timer.C:
+		mu.Lock()
+		defer mu.Unlock()
+		select {
+		case err := <-got: // taken just as the wait ran out
+			if err == nil {
+				return release(f), nil
+			}
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		default:
+		}
+		abandoned = true
+		return nil, &BusyError{Path: path, Wait: wait}
+	}
+}
+
+// Poll takes the lock on path, trying again every few milliseconds for at most wait, and leaves
+// nothing behind when it gives up: for a long-running process (the watcher) that must not pile
+// up waiters on a lock a stopped process holds.
+func Poll(path string, wait time.Duration) (unlock func(), err error) {
 	f, err := OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			break
-		}
-		if errors.Is(err, syscall.EINTR) {
-			continue
+			return release(f), nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
@@ -55,10 +114,22 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 		}
 		time.Sleep(pollEvery)
 	}
+}
+
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+func release(f *os.File) func() {
 	return func() {
 		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
-	}, nil
+	}
 }
 
 // TryLock takes the lock on path only if no one holds it; held says whether someone does.

@@ -40,22 +40,30 @@ func LockPath(dir, paneID string) string {
 	return filepath.Join(dir, "pane-"+strings.TrimPrefix(paneID, "%")+".lock")
 }
 
-// LockWait is how long a writer waits for another to finish with a pane before it answers
-// busy. Every tmux call a writer makes under the lock has a time limit, so a live writer lets go
-// well within it; only a stopped one holds it longer.
-const LockWait = 3 * time.Second
+// LockWait is how long a writer waits for others to finish with a pane before it answers busy.
+// A writer holds the lock for two tmux calls; many reports at once on a loaded machine take
+// turns well within it, and only a stopped writer holds it longer.
+const LockWait = 5 * time.Second
 
-// Lock takes the pane's lock, waiting at most LockWait for another writer to finish.
+// Lock takes the pane's lock, waiting at most LockWait for other writers to finish.
 func Lock(dir, paneID string) (unlock func(), err error) {
-	return LockWithin(dir, paneID, LockWait)
+	if err := filelock.PrivateDir(dir); err != nil {
+		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+	}
+	unlock, err = filelock.Lock(LockPath(dir, paneID), LockWait)
+	if err != nil {
+		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+	}
+	return unlock, nil
 }
 
-// LockWithin takes the pane's lock, waiting at most wait; a *filelock.BusyError says it did not.
+// LockWithin takes the pane's lock for a long-running process, trying for at most wait and
+// leaving nothing behind when it gives up; a *filelock.BusyError says it did not get it.
 func LockWithin(dir, paneID string, wait time.Duration) (unlock func(), err error) {
 	if err := filelock.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	unlock, err = filelock.Lock(LockPath(dir, paneID), wait)
+	unlock, err = filelock.Poll(LockPath(dir, paneID), wait)
 	if err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
