@@ -3,6 +3,8 @@ package integration
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/taw-tmux/taw/helper/agents"
 )
 
 // Env is what the targets read to find each agent's config folder.
@@ -96,19 +98,19 @@ func groupedHooks(events []string, timeout int) (func([]byte, Paths) ([]byte, er
 		}
 }
 
-func hookTarget(id, name string, programs, dirEnv []string, dir func(Env) string, script, config string, events []string, timeout int) Target {
+func hookTarget(id string, dirEnv []string, dir func(Env) string, script, config string, events []string, timeout int) Target {
 	install, remove := groupedHooks(events, timeout)
 	return Target{
-		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		ID: id, DirEnv: dirEnv, Dir: dir,
 		Files:   []File{{Path: script, Source: id + "/" + hookScript, Exec: true}},
 		Configs: []Config{{Path: config, Install: install, Remove: remove}},
 	}
 }
 
 // selfContained is a hook file of taw's own in a folder the agent reads every file of.
-func selfContained(id, name string, programs, dirEnv []string, dir func(Env) string, gen func(Paths) []byte) Target {
+func selfContained(id string, dirEnv []string, dir func(Env) string, gen func(Paths) []byte) Target {
 	return Target{
-		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		ID: id, DirEnv: dirEnv, Dir: dir,
 		Files: []File{
 			{Path: "hooks/" + hookScript, Source: id + "/" + hookScript, Exec: true},
 			{Path: "hooks/taw-agent-state.json", Generate: gen},
@@ -140,12 +142,12 @@ func ompDir(e Env) string {
 }
 
 // Targets is every agent taw integrates with, in the order status lists them.
-var Targets = []Target{
-	hookTarget("claude", "Claude Code", []string{"claude"}, []string{"CLAUDE_CONFIG_DIR"},
+var Targets = fromCatalogue([]Target{
+	hookTarget("claude", []string{"CLAUDE_CONFIG_DIR"},
 		func(e Env) string { return firstEnv(e, ".claude", "CLAUDE_CONFIG_DIR") },
 		"hooks/"+hookScript, "settings.json", claudeEvents, 10),
 	func() Target {
-		t := hookTarget("codex", "Codex", []string{"codex"}, []string{"CODEX_HOME"},
+		t := hookTarget("codex", []string{"CODEX_HOME"},
 			func(e Env) string { return firstEnv(e, ".codex", "CODEX_HOME") },
 			hookScript, "hooks.json", codexEvents, 10)
 		t.Configs = append(t.Configs, Config{
@@ -164,10 +166,10 @@ var Targets = []Target{
 		})
 		return t
 	}(),
-	selfContained("copilot", "GitHub Copilot CLI", []string{"copilot"}, []string{"COPILOT_HOME"},
+	selfContained("copilot", []string{"COPILOT_HOME"},
 		func(e Env) string { return firstEnv(e, ".copilot", "COPILOT_HOME") }, copilotHookFile),
 	{
-		ID: "cursor", Name: "Cursor Agent", Programs: []string{"cursor-agent"}, DirEnv: []string{"CURSOR_CONFIG_DIR"},
+		ID: "cursor", DirEnv: []string{"CURSOR_CONFIG_DIR"},
 		Dir:   func(e Env) string { return firstEnv(e, ".cursor", "CURSOR_CONFIG_DIR") },
 		Files: []File{{Path: hookScript, Source: "cursor/" + hookScript, Exec: true}},
 		Configs: []Config{{
@@ -178,10 +180,10 @@ var Targets = []Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return removeCursorHooks(doc) },
 		}},
 	},
-	hookTarget("droid", "Droid", []string{"droid"}, nil,
+	hookTarget("droid", nil,
 		func(e Env) string { return filepath.Join(e.Home, ".factory") },
 		"hooks/"+hookScript, "settings.json", droidEvents, 10),
-	hookTarget("gemini", "Gemini CLI", []string{"gemini"}, []string{"GEMINI_CLI_HOME"},
+	hookTarget("gemini", []string{"GEMINI_CLI_HOME"},
 		func(e Env) string {
 			if d := e.get("GEMINI_CLI_HOME"); d != "" {
 				return filepath.Join(d, ".gemini")
@@ -189,10 +191,10 @@ var Targets = []Target{
 			return filepath.Join(e.Home, ".gemini")
 		},
 		"hooks/"+hookScript, "settings.json", geminiEvents, 10000), // Gemini's timeout is in milliseconds
-	selfContained("grok", "Grok", []string{"grok"}, []string{"GROK_CONFIG_DIR", "GROK_HOME"},
+	selfContained("grok", []string{"GROK_CONFIG_DIR", "GROK_HOME"},
 		func(e Env) string { return firstEnv(e, ".grok", "GROK_CONFIG_DIR", "GROK_HOME") }, grokHookFile),
 	{
-		ID: "kimi", Name: "Kimi Code CLI", Programs: []string{"kimi"}, DirEnv: []string{"KIMI_CODE_HOME"},
+		ID: "kimi", DirEnv: []string{"KIMI_CODE_HOME"},
 		Dir:   func(e Env) string { return firstEnv(e, ".kimi-code", "KIMI_CODE_HOME") },
 		Files: []File{{Path: "hooks/" + hookScript, Source: "kimi/" + hookScript, Exec: true}},
 		Configs: []Config{{
@@ -207,14 +209,14 @@ var Targets = []Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTOMLBlock(doc) },
 		}},
 	},
-	hookTarget("qodercli", "Qoder CLI", []string{"qodercli"}, []string{"QODER_CONFIG_DIR"},
+	hookTarget("qodercli", []string{"QODER_CONFIG_DIR"},
 		func(e Env) string { return firstEnv(e, ".qoder", "QODER_CONFIG_DIR") },
 		"hooks/"+hookScript, "settings.json", qoderEvents, 10),
-	hookTarget("devin", "Devin CLI", []string{"devin"}, []string{"XDG_CONFIG_HOME"},
+	hookTarget("devin", []string{"XDG_CONFIG_HOME"},
 		func(e Env) string { return filepath.Join(e.xdgConfig(), "devin") },
 		hookScript, "config.json", devinEvents, 0),
 	{
-		ID: "hermes", Name: "Hermes Agent", Programs: []string{"hermes"}, DirEnv: []string{"HERMES_HOME"},
+		ID: "hermes", DirEnv: []string{"HERMES_HOME"},
 		Dir: func(e Env) string { return firstEnv(e, ".hermes", "HERMES_HOME") },
 		Files: []File{
 			{Path: "plugins/taw-agent-state/__init__.py", Source: "hermes/__init__.py", OwnDir: true},
@@ -227,7 +229,7 @@ var Targets = []Target{
 		}},
 	},
 	{
-		ID: "opencode", Name: "OpenCode", Programs: []string{"opencode"}, DirEnv: []string{"OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		ID: "opencode", DirEnv: []string{"OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME"},
 		Dir: func(e Env) string {
 			if d := e.get("OPENCODE_CONFIG_DIR"); d != "" {
 				return d
@@ -241,7 +243,7 @@ var Targets = []Target{
 		},
 	},
 	{
-		ID: "kilo", Name: "Kilo Code CLI", Programs: []string{"kilo", "kilocode"}, DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		ID: "kilo", DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
 		Dir: func(e Env) string {
 			if d := e.get("KILO_CONFIG_DIR"); d != "" {
 				return d
@@ -251,26 +253,33 @@ var Targets = []Target{
 		Files: []File{{Path: "plugin/taw-agent-state.js", Source: "kilo/taw-agent-state.js"}},
 	},
 	{
-		ID: "pi", Name: "pi", Programs: []string{"pi"}, DirEnv: []string{"PI_CODING_AGENT_DIR"},
+		ID: "pi", DirEnv: []string{"PI_CODING_AGENT_DIR"},
 		Dir:   func(e Env) string { return firstEnv(e, filepath.Join(".pi", "agent"), "PI_CODING_AGENT_DIR") },
 		Files: []File{{Path: "extensions/taw-agent-state.ts", Source: "pi/taw-agent-state.ts"}},
 	},
 	{
-		ID: "omp", Name: "omp (oh-my-pi)", Programs: []string{"omp"}, DirEnv: []string{"PI_CODING_AGENT_DIR", "PI_CONFIG_DIR"},
+		ID: "omp", DirEnv: []string{"PI_CODING_AGENT_DIR", "PI_CONFIG_DIR"},
 		Dir:   ompDir,
 		Files: []File{{Path: "extensions/taw-omp-agent-state.ts", Source: "omp/taw-agent-state.ts"}},
 	},
+})
+
+// fromCatalogue gives each target its agent's display name and program names from the agent
+// catalogue, where they are written once.
+func fromCatalogue(ts []Target) []Target {
+	for i := range ts {
+		a, ok := agents.Lookup(ts[i].ID)
+		if !ok || a.ID != ts[i].ID {
+			panic("integration target " + ts[i].ID + " is not an id of the agent catalogue")
+		}
+		ts[i].Name, ts[i].Programs = a.Display, a.Programs
+	}
+	return ts
 }
 
-// aliases are other names people give a target.
-var aliases = map[string]string{"qoder": "qodercli", "claude-code": "claude", "cursor-agent": "cursor", "kilocode": "kilo", "oh-my-pi": "omp"}
-
-// Lookup finds a target by its id or an alias.
+// Lookup finds a target by its agent's id or one of the agent's aliases.
 func Lookup(id string) (*Target, bool) {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if a, ok := aliases[id]; ok {
-		id = a
-	}
+	id = agents.Canonical(strings.ToLower(id))
 	for i := range Targets {
 		if Targets[i].ID == id {
 			return &Targets[i], true
