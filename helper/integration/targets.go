@@ -49,6 +49,11 @@ type Target struct {
 	Files  []File
 	// Configs are the agent's own files taw registers its entries in.
 	Configs []Config
+	// Obsolete are files an earlier taw installed where this one installs nothing: install and
+	// uninstall remove them (and their folder, when it is left empty).
+	Obsolete []string
+	// InstallNote, when set, is told to the person after an install that changed something.
+	InstallNote string
 }
 
 // File is one file taw writes into the agent's folder.
@@ -119,16 +124,20 @@ func selfContained(id string, dirEnv []string, dir func(Env) string, gen func(Pa
 }
 
 var (
-	claudeEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "SessionEnd"}
-	codexEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"}
-	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "notification", "agentStop", "sessionEnd"}
-	cursorEvents  = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
-	droidEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop", "SessionEnd"}
-	geminiEvents  = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
-	grokEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	kimiEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
-	qoderEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	devinEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
+	claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+		"PermissionRequest", "PermissionDenied", "Notification", "SubagentStart", "SubagentStop", "PreCompact",
+		"PostCompact", "Stop", "StopFailure", "SessionEnd"}
+	codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+		"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"}
+	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
+		"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"}
+	cursorEvents = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
+	droidEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"}
+	geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
+	grokEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	kimiEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
+	qoderEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	devinEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
 )
 
 func ompDir(e Env) string {
@@ -152,18 +161,30 @@ var Targets = fromCatalogue([]Target{
 			hookScript, "hooks.json", codexEvents, 10)
 		t.Configs = append(t.Configs, Config{
 			Path: "config.toml",
+			// Codex runs hooks by default; [features] hooks says so for any older default. The
+			// codex_hooks line an earlier taw added goes: Codex warns at every start while it is
+			// there.
 			Install: func(doc []byte, _ Paths) ([]byte, error) {
-				out, _, err := EnableTOMLFeature(doc, "codex_hooks")
+				doc, err := RemoveTaggedLines(doc)
+				if err != nil {
+					return nil, err
+				}
+				out, _, err := EnableTOMLFeature(doc, "hooks")
 				return out, err
 			},
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTaggedLines(doc) },
 			Note: func(doc []byte) string {
-				if _, other, err := EnableTOMLFeature(doc, "codex_hooks"); err == nil && other {
-					return "config.toml sets [features] codex_hooks to something other than true: Codex runs no hooks until it is true"
+				var notes []string
+				if _, other, err := EnableTOMLFeature(doc, "hooks"); err == nil && other {
+					notes = append(notes, "config.toml sets [features] hooks to something other than true: Codex runs no hooks until it is true")
 				}
-				return ""
+				if m, err := decodeTOML(doc); err == nil && hasFeature(m, "codex_hooks") {
+					notes = append(notes, "config.toml still sets the deprecated [features] codex_hooks, which Codex warns about at every start: remove that line")
+				}
+				return strings.Join(notes, "; ")
 			},
 		})
+		t.InstallNote = "Codex runs new or changed hooks only once you trust them: at Codex's next start, accept taw's hooks in the dialog it shows (or review them with /hooks)"
 		return t
 	}(),
 	selfContained("copilot", []string{"COPILOT_HOME"},
@@ -237,10 +258,11 @@ var Targets = fromCatalogue([]Target{
 			return filepath.Join(e.xdgConfig(), "opencode")
 		},
 		Files: []File{
-			// The first plugin API loads every file in plugins/; the second, a folder per plugin.
+			// OpenCode loads {plugin,plugins}/*.{js,ts}, never a subfolder: both APIs' files sit there.
 			{Path: "plugins/taw-agent-state.js", Source: "opencode/v1/taw-agent-state.js"},
-			{Path: "plugins/taw-agent-state-v2/index.js", Source: "opencode/v2/index.js", OwnDir: true},
+			{Path: "plugins/taw-agent-state-v2.js", Source: "opencode/v2/index.js"},
 		},
+		Obsolete: []string{"plugins/taw-agent-state-v2/index.js"},
 	},
 	{
 		ID: "kilo", DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
@@ -339,4 +361,11 @@ func removeCursorHooks(doc []byte) ([]byte, error) {
 		return emptyDoc, nil
 	}
 	return out, err
+}
+
+// hasFeature says whether a decoded TOML config sets features.<key>.
+func hasFeature(m map[string]any, key string) bool {
+	table, _ := m["features"].(map[string]any)
+	_, set := table[key]
+	return set
 }

@@ -74,6 +74,8 @@ type paneMemo struct {
 	classified  bool
 	verdict     detect.Verdict
 	hot         int // looks to come whose first call captures this screen too
+
+	idle idleEvidence // the screen contradicting a hook, see countIdle
 }
 
 // New makes a watcher.
@@ -179,6 +181,9 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 			// The screen has not changed since it was last read: its verdict stands.
 			facts[i].Classified, facts[i].State = true, m.verdict.State
 		}
+	}
+	for i, p := range data.panes {
+		countIdle(p, w.memo[p.ID], &facts[i], now)
 	}
 
 	nowMs := now.UnixMilli()
@@ -406,6 +411,7 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs in
 			return nil, 1, nil // something started: the next look sees it
 		}
 	}
+	f = idleStill(fresh, f)
 	d := Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
