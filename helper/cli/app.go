@@ -69,6 +69,7 @@ func NewApp(f *Factory) *cli.App {
 			newPopupCommand(f, nil),
 			newSessionCommand(f),
 			newWatchCommand(f, nil),
+			newDetectCommand(f, nil),
 			newHerdrSocketCommand(f),
 			newHookCommand(f, nil),
 			newConfigCommand(f),

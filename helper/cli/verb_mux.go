@@ -53,6 +53,26 @@ func newMuxCommand(f *Factory) *cli.Command {
 			newMuxServeCommand(f, nil),
 			newMuxCallCommand(f, nil),
 			newMuxAttachCommand(f, nil),
+			newMuxPipeRelayCommand(),
+		},
+	}
+}
+
+// newMuxPipeRelayCommand is what pipe-pane runs for each pane of a daemon: it hands the pipe of
+// the pane's output to the daemon and exits (see tmuxhost.RelayFD). Not for people.
+func newMuxPipeRelayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "pipe-relay",
+		Hidden:    true,
+		ArgsUsage: "<socket> <token>",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return UsageErrorf("mux pipe-relay takes a socket and a token")
+			}
+			if err := tmuxhost.RelayFD(c.Args().Get(0), c.Args().Get(1)); err != nil {
+				return Errorf(CodeMuxSocket, "%v", err)
+			}
+			return nil
 		},
 	}
 }
@@ -140,7 +160,11 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	}
 	defer os.RemoveAll(runDir)
 	tc := &tmux.Client{Global: global, Env: env}
-	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir})
+	var relay []string
+	if exe, err := os.Executable(); err == nil {
+		relay = []string{exe, "mux", "pipe-relay"}
+	}
+	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir, Relay: relay})
 	if err != nil {
 		return Errorf(CodeTmux, "%v", err)
 	}
