@@ -1,11 +1,13 @@
 package panestate
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 func TestRecordRoundTripsThroughOptions(t *testing.T) {
@@ -118,5 +120,25 @@ func TestAllIsEveryField(t *testing.T) {
 	}
 	if Format() != All.Format() {
 		t.Error("Format is not All's")
+	}
+}
+
+func TestCommitRefusesAPaneReadWithoutAllOptions(t *testing.T) {
+	sel := Selection{Options: []string{OptName}}
+	p, err := sel.ParseRow("%3\x1fclaude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No tmux call is made: the client names no server that exists.
+	c := &tmux.Client{Global: []string{"-S", "/nonexistent/taw-test.sock"}}
+	if _, err := Commit(context.Background(), c, p, report.Record{}, 1, nil); err == nil || !strings.Contains(err.Error(), "without all of its options") {
+		t.Errorf("Commit of a partial pane: %v", err)
+	}
+	full, err := All.ParseRow(strings.Repeat("\x1f", len(All.Names())-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.partial {
+		t.Error("a pane read with every option is marked partial")
 	}
 }

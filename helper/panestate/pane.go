@@ -36,6 +36,10 @@ type Pane struct {
 	AltScreen       bool
 
 	Options map[string]string // every option in Options, "" when unset
+
+	// partial says the pane was read with a selection that leaves out options: Commit refuses it,
+	// since the options it did not read would look unset and be overwritten.
+	partial bool
 }
 
 // Record is the contract's record held in the pane's options.
@@ -149,17 +153,31 @@ func (s Selection) parser() func(row string) (Pane, error) {
 		}
 	}
 	nOptions := len(s.Options)
+	partial := !hasEvery(s.Options, Options)
 	return func(row string) (Pane, error) {
 		f := strings.Split(row, sep)
 		if len(f) != len(sets) {
 			return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(sets))
 		}
-		p := Pane{Options: make(map[string]string, nOptions)}
+		p := Pane{Options: make(map[string]string, nOptions), partial: partial}
 		for i, set := range sets {
 			set(&p, f[i])
 		}
 		return p, nil
 	}
+}
+
+func hasEvery(have, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			found = found || h == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseRow reads one row printed with the selection's Format.
@@ -237,6 +255,9 @@ func WriteCmds(paneID string, old, new map[string]string) []tmux.Cmd {
 // Commit writes rec into the pane's options, deriving the effective agent and state, and signals
 // waiters when those moved. It returns the pane as written.
 func Commit(ctx context.Context, c *tmux.Client, p Pane, rec report.Record, nowMillis int64, extra map[string]string) (Pane, error) {
+	if p.partial {
+		return p, fmt.Errorf("write pane %s: it was read without all of its options", p.ID)
+	}
 	next := OptionsFromRecord(p.Options, rec, nowMillis)
 	for k, v := range extra {
 		next[k] = v
