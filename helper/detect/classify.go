@@ -68,7 +68,7 @@ func (m *matcher) eval(v *view, reg region) (bool, string) {
 		}
 	}
 	for _, re := range m.regex {
-		loc := re.FindStringIndex(t.joined)
+		loc := re.find(t)
 		if loc == nil {
 			return false, ""
 		}

@@ -46,7 +46,7 @@ type rule struct {
 type matcher struct {
 	region   *region
 	contains []string // lower case: contains ignores case
-	regex    []*regexp.Regexp
+	regex    []*pattern
 	all      []*matcher
 	any      []*matcher
 	not      []*matcher
@@ -258,7 +258,7 @@ func (d *decoder) matcher(t *tomlTable, depth int, where string) (*matcher, erro
 			if err != nil {
 				return nil, d.fail(v.line, "%s: %v", where, err)
 			}
-			m.regex = append(m.regex, re)
+			m.regex = append(m.regex, newPattern(re))
 		}
 	}
 	for _, key := range []string{"all", "any", "not"} {

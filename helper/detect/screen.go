@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Screen is what a pane shows: its lines as tmux captures them (top to bottom, no escapes) and
@@ -79,24 +81,65 @@ func (r region) String() string {
 	return "screen"
 }
 
-// text is one region's lines, with their lower-case forms made on first use.
+// text is one region's lines, with their lower-case form made on first use.
 type text struct {
 	lines  []string
 	joined string
-	lower  []string
-	lowerJ string
+	lowerJ string // strings.ToLower(joined); joined itself when nothing in it has case
+	low    bool
 }
 
 func newText(lines []string) *text { return &text{lines: lines, joined: strings.Join(lines, "\n")} }
 
 func (t *text) lowered() {
-	if t.lower == nil {
-		t.lower = make([]string, len(t.lines))
-		for i, l := range t.lines {
-			t.lower[i] = strings.ToLower(l)
-		}
-		t.lowerJ = strings.Join(t.lower, "\n")
+	if !t.low {
+		t.low = true
+		t.lowerJ = lower(t.joined)
 	}
+}
+
+// lower is strings.ToLower(s), without a copy when s is already lower case. Screens are mostly
+// box drawing, spinners and lower-case words, and strings.ToLower maps every rune of a string
+// that is not pure ASCII.
+func lower(s string) string {
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if 'A' <= b && b <= 'Z' {
+				return strings.ToLower(s)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if caseless(r) {
+			continue
+		}
+		if (r == utf8.RuneError && size == 1) || unicode.ToLower(r) != r {
+			return strings.ToLower(s) // it also replaces invalid bytes
+		}
+	}
+	return s
+}
+
+// caselessBlocks are ranges of code points with no lower-case form (punctuation, arrows,
+// technical symbols, box drawing, blocks, shapes, dingbats, braille, CJK, emoji), the runes
+// terminal UIs draw most, so lower skips the case table for them. TestCaselessBlocks checks them.
+var caselessBlocks = [...][2]rune{
+	{0x2000, 0x20FF}, {0x2190, 0x245F}, {0x2500, 0x2BFF}, {0x3000, 0x9FFF}, {0x1F000, 0x1FAFF},
+}
+
+func caseless(r rune) bool {
+	for _, b := range caselessBlocks {
+		if r < b[0] {
+			return false
+		}
+		if r <= b[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // view is one screen being classified: every region is cut once, when a rule first asks for it.
