@@ -138,33 +138,44 @@ func readyForPrompt(ctx context.Context, f *Factory, p panestate.Pane) error {
 	return nil
 }
 
-// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text is
-// gone from the bottom of its screen. A prompt that still sits in the input gets one more Enter.
+// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text,
+// once shown in its input, is gone from the bottom of its screen. A prompt that still sits in
+// the input gets one more Enter. An agent that never shows the text (some fold a long paste
+// into a placeholder) is taken at its word once the wait is over.
 func checkPromptTaken(ctx context.Context, f *Factory, p panestate.Pane, text string) (enterAgain bool, err error) {
 	start := keyOf(p)
 	tail := lastLine(text)
-	taken := func() (bool, error) {
+	seen := false
+	// sits says whether the prompt still sits unsent; moved, whether the agent took it.
+	look := func() (moved, sits bool, err error) {
 		q, err := panestate.Read(ctx, f.Tmux(), p.ID)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
 		if keyOf(q) != start {
-			return true, nil
+			return true, false, nil
 		}
 		screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
-		return !strings.Contains(bottom(screen, 6), tail), nil
+		shown := strings.Contains(bottom(screen, 6), tail)
+		if shown {
+			seen = true
+		}
+		return seen && !shown, shown, nil
 	}
 	deadline := time.Now().Add(promptTakenWait)
 	for {
-		ok, err := taken()
-		if err != nil || ok {
+		moved, sits, err := look()
+		if err != nil || moved {
 			return enterAgain, err
 		}
 		if time.Now().After(deadline) {
-			if enterAgain {
+			switch {
+			case !sits:
+				return enterAgain, nil
+			case enterAgain:
 				return true, Errorf(CodePromptNotTaken, "%s in %s did not take the prompt: it still sits in its input after Enter twice", p.Agent(), p.Target())
 			}
 			enterAgain = true
