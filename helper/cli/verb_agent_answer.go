@@ -109,29 +109,52 @@ func agentAnswerRun(ctx context.Context, f *Factory, opts *agentAnswerOptions) e
 	if err != nil {
 		return err
 	}
+	res, err := answerAgent(ctx, f, p, opts)
+	if err != nil {
+		return err
+	}
+	if !opts.JSON {
+		_, err := f.IO.Out.Write([]byte(res.Sentence() + "\n"))
+		return err
+	}
+	return writeJSONLine(f.IO.Out, res)
+}
+
+// Sentence says what the answer did, for people.
+func (res answerResult) Sentence() string {
+	next := "its dialog is gone"
+	if res.Next != nil {
+		next = "it now " + res.Next.Summary()
+	}
+	return "answered " + res.Agent + " in " + res.Target + ": " + strconv.Itoa(res.Answered.Number) + " " + res.Answered.Label + "; " + next
+}
+
+// answerAgent answers the dialog on record for p's agent, if it is still the one on screen.
+func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentAnswerOptions) (answerResult, error) {
+	var none answerResult
 	if p.State() != report.StateBlocked {
-		return Errorf(CodeAgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), shownOrNone(p))
+		return none, Errorf(CodeAgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), shownOrNone(p))
 	}
 	unlock, err := panestate.Lock(f.LockDir(), p.ID)
 	if err != nil {
-		return err
+		return none, err
 	}
 	defer unlock()
 	rec, err := recordedPrompt(ctx, f, p)
 	if err != nil {
-		return err
+		return none, err
 	}
 	if rec == nil {
-		return Errorf(CodePromptChanged, "taw cannot read the dialog %s in %s waits on (nothing typed); answer it in the pane (taw agent read %s shows it)", p.Agent(), p.Target(), p.ID)
+		return none, Errorf(CodePromptChanged, "taw cannot read the dialog %s in %s waits on (nothing typed); answer it in the pane (taw agent read %s shows it)", p.Agent(), p.Target(), p.ID)
 	}
 	choice, err := prompt.Choice(rec, opts.Option, opts.Yes, opts.No, opts.Text)
 	if err != nil {
-		return Errorf(CodeInvalidArgument, "%s (nothing typed)", err)
+		return none, Errorf(CodeInvalidArgument, "%s (nothing typed)", err)
 	}
 	// Read the screen again just before the keys go: only the dialog on record is answered.
 	live, err := livePrompt(ctx, f, p)
 	if err != nil {
-		return err
+		return none, err
 	}
 	if !prompt.Same(rec, live) {
 		_ = recordPrompt(ctx, f, p.ID, live)
@@ -139,47 +162,45 @@ func agentAnswerRun(ctx context.Context, f *Factory, opts *agentAnswerOptions) e
 		if live != nil {
 			now = live.Summary()
 		}
-		return Errorf(CodePromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
+		return none, Errorf(CodePromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
 	}
 	steps := prompt.Keys(p.Agent(), live, choice, opts.Text)
 	cmds, keys := sendSteps(p.ID, steps)
 	cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt})
 	if _, err := f.Tmux().Run(ctx, cmds...); err != nil {
-		return err
+		return none, err
 	}
 	res := answerResult{OK: true, PaneID: p.ID, Target: p.Target(), Agent: p.Agent(), Answered: choice, Keys: keys, Prompt: rec}
-	// The dialog answered must leave the screen; another may take its place.
+	// The dialog answered must leave the screen; another may take its place. Two reads that
+	// agree make the screen's word: an agent repaints in steps.
 	deadline := time.Now().Add(answerSettle)
-	for {
-		after, err := livePrompt(ctx, f, p)
+	var prev *prompt.Prompt
+	for first := true; ; first = false {
+		screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
 		if err != nil {
-			return err
+			return none, err
 		}
-		if !prompt.Same(after, rec) {
-			res.Next = after
+		after := prompt.Read(p.Agent(), screen)
+		if !prompt.Same(after, rec) && !first && prompt.Same(after, prev) {
+			if after != nil {
+				res.Next = withHookMessage(after, p)
+			}
 			break
 		}
+		prev = after
 		if time.Now().After(deadline) {
-			return Errorf(CodeAnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
+			return none, Errorf(CodeAnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return none, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 	if q, err := panestate.Read(ctx, f.Tmux(), p.ID); err == nil {
 		res.State = shownOrNone(q)
 	}
-	if !opts.JSON {
-		next := "its dialog is gone"
-		if res.Next != nil {
-			next = "it now " + res.Next.Summary()
-		}
-		_, err := f.IO.Out.Write([]byte("answered " + p.Agent() + " in " + p.Target() + ": " + strconv.Itoa(choice.Number) + " " + choice.Label + "; " + next + "\n"))
-		return err
-	}
-	return writeJSONLine(f.IO.Out, res)
+	return res, nil
 }
 
 // sendSteps are the send-keys commands of an answer's steps, and the keys as people read them.
