@@ -1,6 +1,6 @@
 GO      ?= go
 TMUX    ?= tmux
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || head -n 1 VERSION 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/taw-tmux/taw/helper/cli.Version=$(VERSION)
 TAGS    := urfave_cli_no_docs
 

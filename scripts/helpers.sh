@@ -1,9 +1,25 @@
-# Shell glue shared by taw.tmux and scripts/: finding the helper binary. Sourced, not run.
+# Shell glue shared by taw.tmux and scripts/: finding, building and loading the helper binary.
+# Sourced, not run.
 
-# __taw_message says something on the status line and keeps it in @agent-wizard-status, where it
-# can still be read when no client was attached to see it.
-__taw_message() {
-	command tmux set-option -gq @agent-wizard-status "taw: $*" \; display-message "taw: $*"
+# __taw_say MESSAGE keeps MESSAGE in @agent-wizard-status and shows it: on every attached client at
+# once, or, when none is attached (tmux is starting), to the first client that attaches (the
+# client-attached hook taw load installs shows @agent-wizard-notice once).
+__taw_say() {
+	local msg="taw: $*" clients c
+	clients="$(command tmux list-clients -F '#{client_name}' 2>/dev/null)"
+	if [ -z "$clients" ]; then
+		command tmux set-option -gq @agent-wizard-status "$msg" \; set-option -gq @agent-wizard-notice "$msg"
+		return 0
+	fi
+	command tmux set-option -gq @agent-wizard-status "$msg" \; set-option -gqu @agent-wizard-notice
+	# display-message reads its text as a format and a strftime string: # and % are doubled.
+	local shown=${msg//#/##}
+	shown=${shown//%/%%}
+	while IFS= read -r c; do
+		command tmux display-message -d 10000 -c "$c" "$shown" 2>/dev/null
+	done <<EOF
+$clients
+EOF
 }
 
 # __taw_stale DIR: the bundled binary is missing or older than the sources it is built from.
@@ -12,38 +28,105 @@ __taw_stale() {
 	[ -n "$(find "$1/helper" "$1/integrations" "$1/go.mod" "$1/go.sum" -newer "$1/bin/taw" -print -quit 2>/dev/null)" ]
 }
 
-# __taw_build DIR: build the bundled binary with the Go toolchain (nothing is downloaded but Go
-# modules, and only when they are not in the module cache yet).
+# __taw_version DIR is the version the built binary reports: git describe of the plugin's
+# checkout (TPM clones it), else the tag in DIR/VERSION, else dev.
+__taw_version() {
+	local v
+	v="$(git -C "$1" describe --tags --always --dirty 2>/dev/null)"
+	[ -z "$v" ] && [ -r "$1/VERSION" ] && v="$(head -n 1 "$1/VERSION")"
+	echo "${v:-dev}"
+}
+
+# __taw_build DIR builds the bundled binary with the Go toolchain that is installed: GOTOOLCHAIN=local,
+# so an older Go fails (and says so in the log) rather than downloading a newer toolchain. Nothing
+# is downloaded but Go modules missing from the module cache.
 __taw_build() {
+	local version
+	version="$(__taw_version "$1")"
 	mkdir -p "$1/bin"
-	(cd "$1" && go build -trimpath -tags urfave_cli_no_docs -o bin/taw.new ./helper) >"$1/bin/build.log" 2>&1 &&
+	(cd "$1" && GOTOOLCHAIN=local nice -n 19 go build -trimpath -tags urfave_cli_no_docs \
+		-ldflags "-X github.com/taw-tmux/taw/helper/cli.Version=$version" -o bin/taw.new ./helper) >"$1/bin/build.log" 2>&1 &&
 		mv -f "$1/bin/taw.new" "$1/bin/taw"
 }
 
-# __taw_find_helper DIR prints the taw binary to run: $TAW_BIN when set, else the bundled one
-# (built when missing or stale), else taw on PATH. It says on the status line what is wrong.
-__taw_find_helper() {
-	local dir=$1
+# __taw_load BIN DIR [NEWS] asks BIN to load the plugin, and to say NEWS with what the load has to
+# say. A taw too old to know --announce (exit 2) loads without it, and the news is said here.
+__taw_load() {
+	[ -z "${3:-}" ] && { "$1" load --plugin-dir "$2" >/dev/null 2>&1; return 0; }
+	"$1" load --plugin-dir "$2" --announce "$3" >/dev/null 2>&1
+	[ $? -eq 2 ] && "$1" load --plugin-dir "$2" >/dev/null 2>&1 && __taw_say "$3"
+	return 0
+}
+
+# __taw_on_path prints taw on PATH, when there is one that is not the bundled binary.
+__taw_on_path() {
+	local p
+	p="$(command -v taw 2>/dev/null)" || return 1
+	[ "$p" = "$1/bin/taw" ] && return 1
+	echo "$p"
+}
+
+# __taw_build_and_load DIR LOADED runs in the background: it builds the bundled binary, loads it
+# and says so. LOADED is the binary loaded while it built (the older bundled one, else taw on
+# PATH, "" when none), which stays when the build fails. A lock folder keeps a reload from starting a second build.
+__taw_build_and_load() {
+	local dir=$1 loaded=$2 lock="$1/bin/build.lock"
+	mkdir -p "$dir/bin"
+	if ! mkdir "$lock" 2>/dev/null; then
+		# A build that is still running finishes the job; one that died leaves its lock behind.
+		kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null && return 0
+		rm -rf "$lock" && mkdir "$lock" 2>/dev/null || return 0
+	fi
+	echo "${BASHPID:-$$}" >"$lock/pid"
+	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (a few seconds)"
+	if __taw_build "$dir"; then
+		__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
+	elif [ -n "$loaded" ]; then
+		__taw_say "building the helper failed (see $dir/bin/build.log; Go 1.25 or newer is needed): still using the one loaded ($loaded)"
+	else
+		__taw_say "building the helper failed: see $dir/bin/build.log (Go 1.25 or newer is needed), or put a taw binary on PATH and reload"
+	fi
+	rm -rf "$lock"
+}
+
+# __taw_start DIR loads the plugin without ever making tmux wait for a build: $TAW_BIN when set,
+# else the bundled binary when it is up to date; otherwise it loads what there is at once (the
+# older bundled binary, else taw on PATH) and builds in the background, loading the new binary
+# when it is done.
+__taw_start() {
+	local dir=$1 now=""
 	if [ -n "${TAW_BIN:-}" ]; then
-		[ -x "$TAW_BIN" ] && { echo "$TAW_BIN"; return 0; }
-		__taw_message "TAW_BIN is $TAW_BIN, which is not an executable: fix or unset it"
-		return 1
-	fi
-	if __taw_stale "$dir"; then
-		if command -v go >/dev/null 2>&1; then
-			__taw_message "building the helper, once (a few seconds)…"
-			if ! __taw_build "$dir"; then
-				__taw_message "building the helper failed: see $dir/bin/build.log"
-				[ -x "$dir/bin/taw" ] || return 1
-			fi
-		elif [ ! -x "$dir/bin/taw" ]; then
-			if command -v taw >/dev/null 2>&1; then
-				command -v taw
-				return 0
-			fi
-			__taw_message "Go is not installed, so the helper cannot be built: install Go and reload, or put a taw binary on PATH"
-			return 1
+		if [ -x "$TAW_BIN" ]; then
+			__taw_load "$TAW_BIN" "$dir"
+			return 0
 		fi
+		__taw_say "TAW_BIN is $TAW_BIN, which is not an executable: fix or unset it"
+		return 0
 	fi
-	echo "$dir/bin/taw"
+	if ! __taw_stale "$dir"; then
+		__taw_load "$dir/bin/taw" "$dir"
+		return 0
+	fi
+	if [ -x "$dir/bin/taw" ]; then
+		now="$dir/bin/taw"
+	else
+		now="$(__taw_on_path "$dir")"
+	fi
+	if ! command -v go >/dev/null 2>&1; then
+		if [ -n "$now" ]; then
+			__taw_load "$now" "$dir"
+		else
+			__taw_say "Go is not installed, so the helper cannot be built: install Go and reload, or put a taw binary on PATH"
+		fi
+		return 0
+	fi
+	# With a binary to load now, it says that a build runs; without one, the build job says so
+	# itself, so that not even a message keeps tmux waiting.
+	[ -n "$now" ] && __taw_load "$now" "$dir" "building the helper in the background; using $now until it is done"
+	# Detached, its output closed, so run-shell (and tmux's start) does not wait for it.
+	if command -v setsid >/dev/null 2>&1; then
+		setsid bash -c '. "$1/scripts/helpers.sh" && __taw_build_and_load "$1" "$2"' taw-build "$dir" "$now" >/dev/null 2>&1 </dev/null &
+	else
+		(__taw_build_and_load "$dir" "$now") >/dev/null 2>&1 </dev/null &
+	fi
 }

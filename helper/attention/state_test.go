@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 func pane(id, window, session, agent, state, done, since string) panestate.Pane {
@@ -98,7 +99,10 @@ func TestMarkDone(t *testing.T) {
 	for i, c := range cmds {
 		got[i] = strings.Join(c, " ")
 	}
-	want := []string{"set-option -pq -t %1 @agent_done claude", "set-option -pqu -t %2 @agent_done", "wait-for -S taw-state"}
+	want := []string{"set-option -pq -t %1 @agent_done claude", "set-option -pqu -t %2 @agent_done"}
+	for _, c := range tmux.SignalCmds(panestate.SignalChannel) {
+		want = append(want, strings.Join(c, " "))
+	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cmds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

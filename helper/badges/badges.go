@@ -14,28 +14,60 @@ const Snippet = "#{?#{@agent_window_state}, #{@agent_window_badge},}"
 // Formats are the global options the snippet goes into.
 var Formats = []string{"window-status-format", "window-status-current-format"}
 
+// StatusSnippet is what taw appends to status-right: a space and the agents' summary when there
+// are agents, nothing otherwise. Its exact text is its tag, as Snippet's is.
+const StatusSnippet = "#{?#{@agent-wizard-summary}, #{@agent-wizard-summary},}"
+
+// StatusFormats are the global options StatusSnippet goes into.
+var StatusFormats = []string{"status-right"}
+
 // Insert is format with the snippet at its end, or format itself when the snippet is there.
-func Insert(format string) string {
-	if strings.Contains(format, Snippet) {
-		return format
-	}
-	return format + Snippet
-}
+func Insert(format string) string { return insert(format, Snippet) }
 
 // Remove is format without taw's snippet (its last occurrence), or format itself without one.
-func Remove(format string) string {
-	i := strings.LastIndex(format, Snippet)
+func Remove(format string) string { return remove(format, Snippet) }
+
+func insert(format, snippet string) string {
+	if strings.Contains(format, snippet) {
+		return format
+	}
+	return format + snippet
+}
+
+func remove(format, snippet string) string {
+	i := strings.LastIndex(format, snippet)
 	if i < 0 {
 		return format
 	}
-	return format[:i] + format[i+len(Snippet):]
+	return format[:i] + format[i+len(snippet):]
 }
+
+// InsertStatus is status-right with the summary appended, or as it is when it shows the summary
+// already (taw's snippet, or the person's own #{@agent-wizard-summary}).
+func InsertStatus(format string) string {
+	if strings.Contains(format, "@agent-wizard-summary") {
+		return format
+	}
+	return format + StatusSnippet
+}
+
+// RemoveStatus is status-right without taw's snippet; the person's own use of the summary stays.
+func RemoveStatus(format string) string { return remove(format, StatusSnippet) }
 
 // Apply puts the snippet in (on) or takes it out (off) of every global window format, in at most
 // two tmux calls; a format already as wanted is not written.
 func Apply(ctx context.Context, c *tmux.Client, on bool) error {
+	return apply(ctx, c, Formats, on, Insert, Remove)
+}
+
+// ApplyStatus appends the summary to status-right (on) or takes it out (off), as Apply does.
+func ApplyStatus(ctx context.Context, c *tmux.Client, on bool) error {
+	return apply(ctx, c, StatusFormats, on, InsertStatus, RemoveStatus)
+}
+
+func apply(ctx context.Context, c *tmux.Client, formats []string, on bool, insertFn, removeFn func(string) string) error {
 	var read []tmux.Cmd
-	for _, f := range Formats {
+	for _, f := range formats {
 		read = append(read, tmux.Cmd{"show-options", "-gv", f}, tmux.Cmd{"display-message", "-p", endMark})
 	}
 	out, err := c.Run(ctx, read...)
@@ -44,14 +76,14 @@ func Apply(ctx context.Context, c *tmux.Client, on bool) error {
 	}
 	values := strings.Split(out, "\n"+endMark+"\n")
 	var cmds []tmux.Cmd
-	for i, f := range Formats {
+	for i, f := range formats {
 		if i >= len(values) {
 			break
 		}
 		cur := values[i]
-		want := Remove(cur)
+		want := removeFn(cur)
 		if on {
-			want = Insert(cur)
+			want = insertFn(cur)
 		}
 		if want != cur {
 			cmds = append(cmds, tmux.Cmd{"set-option", "-g", f, want})

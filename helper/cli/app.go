@@ -44,8 +44,8 @@ func NewApp(f *Factory) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {}, // exit codes are mapped in Main only
 		OnUsageError:    onUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "L", Usage: "talk to the tmux server on socket `name` (as tmux -L)"},
-			&cli.StringFlag{Name: "S", Usage: "talk to the tmux server on socket `path` (as tmux -S)"},
+			&cli.StringFlag{Name: "L", Usage: "talk to the tmux server on socket `<name>` (as tmux -L)"},
+			&cli.StringFlag{Name: "S", Usage: "talk to the tmux server on socket `<path>` (as tmux -S)"},
 		},
 		Before: func(c *cli.Context) error {
 			if c.String("L") != "" && c.String("S") != "" {
@@ -81,7 +81,73 @@ func NewApp(f *Factory) *cli.App {
 		},
 	}
 	setUsageErrors(app.Commands)
+	setUsageLines("taw", app.Commands)
 	return app
+}
+
+// setUsageLines gives every verb a full usage line, "taw pane get <pane> [--json]" rather than
+// urfave/cli's "taw pane get [command options]": the verb's ArgsUsage, with every visible flag
+// it does not name already added as [--flag <value>] (before a trailing "-- <command>"). A group
+// lists its verbs.
+func setUsageLines(prefix string, cmds []*cli.Command) {
+	for _, c := range cmds {
+		full := prefix + " " + c.Name
+		if len(c.Subcommands) > 0 {
+			setUsageLines(full, c.Subcommands)
+			if c.UsageText == "" {
+				var verbs []string
+				for _, sub := range c.Subcommands {
+					if !sub.Hidden && sub.Name != "help" {
+						verbs = append(verbs, sub.Name)
+					}
+				}
+				c.UsageText = full + " {" + strings.Join(verbs, "|") + "} ..."
+			}
+			continue
+		}
+		if c.UsageText == "" {
+			c.UsageText = usageLine(full, c)
+		}
+	}
+}
+
+func usageLine(full string, c *cli.Command) string {
+	args := strings.TrimSpace(c.ArgsUsage)
+	tail := ""
+	for _, sep := range []string{" [-- ", " -- "} {
+		if i := strings.Index(" "+args, sep); i >= 0 {
+			args, tail = strings.TrimSpace(args[:max(i-1, 0)]), strings.TrimSpace(args[max(i-1, 0):])
+			break
+		}
+	}
+	var words []string
+	if args != "" {
+		words = append(words, args)
+	}
+	for _, fl := range c.VisibleFlags() {
+		name := fl.Names()[0]
+		if name == "help" || strings.Contains(" "+args+" ", "--"+name+" ") || strings.Contains(args, "--"+name+"]") || strings.Contains(args, "--"+name+"=") {
+			continue
+		}
+		word := "--" + name
+		if df, ok := fl.(cli.DocGenerationFlag); ok && df.TakesValue() {
+			placeholder := "<value>"
+			if _, rest, ok := strings.Cut(df.GetUsage(), "`"); ok {
+				if p, _, ok := strings.Cut(rest, "`"); ok {
+					placeholder = p
+				}
+			}
+			word += " " + placeholder
+		}
+		words = append(words, "["+word+"]")
+	}
+	if tail != "" {
+		words = append(words, tail)
+	}
+	if len(words) == 0 {
+		return full
+	}
+	return full + " " + strings.Join(words, " ")
 }
 
 func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
@@ -91,6 +157,10 @@ func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
 		if cc.Command != nil && cc.Command.Name != "" && (len(path) == 0 || path[0] != cc.Command.Name) {
 			path = append([]string{cc.Command.Name}, path...)
 		}
+	}
+	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
+	if strings.HasPrefix(err.Error(), "invalid value ") {
+		return InvalidValuef("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
 	}
 	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,9 +40,21 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Exit: ExitError}
 }
 
+// The one rule of the two codes every verb shares (docs/errors.md):
+//   - usage, exit 2: the call is not shaped as the verb's usage line says: an unknown verb or
+//     flag, a missing or extra argument, a required flag left out, flags that do not go together.
+//   - invalid_argument, exit 1: the call is shaped right but a value in it is not one taw takes:
+//     a word outside its list (--state, --until, --kind), a duration or number that does not read
+//     or is out of range (--interval, --timeout, --seq), a name too long or badly formed.
+
 // UsageErrorf builds an exit-2 error: the call itself was malformed.
 func UsageErrorf(format string, args ...any) *Error {
 	return &Error{Code: CodeUsage, Message: fmt.Sprintf(format, args...), Exit: ExitUsage}
+}
+
+// InvalidValuef builds the exit-1 error of a value that is not one taw takes.
+func InvalidValuef(format string, args ...any) *Error {
+	return Errorf(CodeInvalidArgument, format, args...)
 }
 
 // AsError turns any error into an *Error, keeping the code of one that already has it.
@@ -61,7 +72,7 @@ func AsError(err error) *Error {
 
 // writeError prints the error as one JSON line, the shape every verb uses on stderr.
 func writeError(w io.Writer, e *Error) {
-	b, _ := json.Marshal(struct {
+	b, _ := marshalJSON(struct {
 		OK      bool   `json:"ok"`
 		Code    string `json:"code"`
 		Message string `json:"message"`

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	// attention's observer keeps done and the rollups current in the watcher process.
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/popup"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,7 +72,11 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 		views = append(views, newPaneView(withPrompt(ctx, f, p)))
 	}
 	if !opts.JSON {
-		return writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME"))
+		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {
+			return err
+		}
+		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore)
+		return err
 	}
 	return writeJSONLine(f.IO.Out, struct {
 		Agents []paneView `json:"agents"`

@@ -13,7 +13,7 @@ import (
 const flagClient = "client"
 
 func clientFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagClient, Usage: "move tmux client `name` (#{client_name}); default the client of the pane taw runs in"}
+	return &cli.StringFlag{Name: flagClient, Usage: "move tmux client `<name>` (#{client_name}); default the client of the pane taw runs in"}
 }
 
 type agentNextOptions struct {

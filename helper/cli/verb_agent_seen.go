@@ -51,6 +51,9 @@ func seenHookCommand(bin, socket, event string) string {
 var attentionStep = loadStep{
 	name: "agents at a glance",
 	run: func(ctx context.Context, l *loadContext) error {
+		if err := badges.ApplyStatus(ctx, l.Client, l.Settings.On(settingStatusLine)); err != nil {
+			return err
+		}
 		return badges.Apply(ctx, l.Client, l.Settings.On(settingWindowBadges))
 	},
 	hooks: func(l *loadContext) map[string][]string {
@@ -62,14 +65,17 @@ var attentionStep = loadStep{
 	},
 	keys: func(l *loadContext) []tmuxconf.Binding {
 		return []tmuxconf.Binding{
-			{Table: "prefix", Key: l.Settings.Get(settingPopupKey), Explicit: l.Settings[settingPopupKey] != "",
+			{Table: "prefix", Key: l.Settings.Get(settingPopupKey), Explicit: l.Settings.Set(settingPopupKey), Option: settingPopupKey,
 				Command: tmuxconf.KeyShell(l.Bin, "popup", "-S", "#{socket_path}", "popup", "--open", "--client", "#{client_name}")},
-			{Table: "prefix", Key: l.Settings.Get(settingNextKey), Explicit: l.Settings[settingNextKey] != "",
+			{Table: "prefix", Key: l.Settings.Get(settingNextKey), Explicit: l.Settings.Set(settingNextKey), Option: settingNextKey,
 				Command: tmuxconf.KeyShell(l.Bin, "next", "-S", "#{socket_path}", "agent", "next", "--client", "#{client_name}")},
 		}
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
 		if err := badges.Apply(ctx, l.Client, false); err != nil {
+			return err
+		}
+		if err := badges.ApplyStatus(ctx, l.Client, false); err != nil {
 			return err
 		}
 		return attention.Clear(ctx, l.Client)

@@ -38,8 +38,8 @@ func newAgentWaitCommand(f *Factory, runF func(*agentWaitOptions) error) *cli.Co
 		Usage:     "wait until an agent is in one of the given states, then print it as JSON",
 		ArgsUsage: "<pane|agent> [--until {idle|done|working|blocked|unknown}]... [--timeout <duration>] [--changed]",
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "a `state` that ends the wait (repeatable; default idle, done and blocked)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "give up after `duration` (30s, 2m, or milliseconds as a bare number); default never"},
+			&cli.StringSliceFlag{Name: flagUntil, Usage: "a `<state>` that ends the wait (repeatable; default idle, done and blocked)"},
+			&cli.StringFlag{Name: flagTimeout, Usage: "give up after `<duration>` (30s, 2m, or milliseconds as a bare number); default never"},
 			&cli.BoolFlag{Name: flagChanged, Usage: "count only a state the agent moves into after the wait starts"},
 		},
 		Action: func(c *cli.Context) error {
@@ -71,7 +71,7 @@ func parseWaitFlags(c *cli.Context, target string) (*agentWaitOptions, error) {
 		for _, s := range strings.Split(v, ",") {
 			s = strings.ToLower(strings.TrimSpace(s))
 			if !attention.ValidState(s) {
-				return nil, UsageErrorf("invalid --until %q (expected: idle|done|working|blocked|unknown)", s)
+				return nil, InvalidValuef("invalid --until %q (expected: idle|done|working|blocked|unknown)", s)
 			}
 			opts.Until = append(opts.Until, s)
 		}
@@ -95,13 +95,13 @@ func parseTimeout(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n < 0 {
-			return 0, UsageErrorf("invalid --timeout %q: it cannot be negative", s)
+			return 0, InvalidValuef("invalid --timeout %q: it cannot be negative", s)
 		}
 		return time.Duration(n) * time.Millisecond, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, UsageErrorf("invalid --timeout %q (expected a duration such as 30s or 2m, or milliseconds)", s)
+		return 0, InvalidValuef("invalid --timeout %q (expected a duration such as 30s or 2m, or milliseconds)", s)
 	}
 	return d, nil
 }

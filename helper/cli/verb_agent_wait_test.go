@@ -25,8 +25,8 @@ func TestParseTimeout(t *testing.T) {
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("parseTimeout(%q) = %v, %v; want %v, bad %v", c.in, got, err, c.want, c.bad)
 		}
-		if err != nil && AsError(err).Exit != ExitUsage {
-			t.Errorf("parseTimeout(%q): a bad timeout must be a usage error (exit 2)", c.in)
+		if err != nil && (AsError(err).Exit != ExitError || AsError(err).Code != CodeInvalidArgument) {
+			t.Errorf("parseTimeout(%q): a bad timeout must be invalid_argument (exit 1)", c.in)
 		}
 	}
 }

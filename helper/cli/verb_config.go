@@ -60,7 +60,7 @@ func newConfigCheckCommand(f *Factory, runF func(*configCheckOptions) error) *cl
 		Usage:     "report unknown keys and bad values of the configuration file, with their lines",
 		ArgsUsage: "[--file <path>]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `path` instead of the one taw reads"},
+			&cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {

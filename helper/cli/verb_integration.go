@@ -301,12 +301,12 @@ func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Comm
 		ArgsUsage: "{on|off} [--bin <path>]",
 		Hidden:    true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `path`); this taw by default"},
+			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `<path>`); this taw by default"},
 		},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
 			if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
-				return UsageErrorf("herdr-env takes on or off: taw integration herdr-env {on|off}")
+				return InvalidValuef("herdr-env takes on or off: taw integration herdr-env {on|off}")
 			}
 			opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
 			if opts.Bin == "" {

@@ -24,6 +24,7 @@ type loadContext struct {
 	Settings  tmuxconf.Settings
 	Bin       string // absolute path of the taw binary the plugin runs
 	PluginDir string
+	Announce  string // what taw.tmux has to say (its build), said with the load's own news
 }
 
 type loadStep struct {
@@ -36,6 +37,7 @@ type loadStep struct {
 
 // loadSteps run in this order on load, and in reverse on unload.
 var loadSteps = []loadStep{
+	noticeStep,
 	publishBinStep,
 	herdrEnvStep,
 	herdrSocketStep,
@@ -48,11 +50,11 @@ var loadSteps = []loadStep{
 var publishBinStep = loadStep{
 	name: "publish the binary",
 	run: func(ctx context.Context, l *loadContext) error {
-		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gq", "@agent-wizard-bin", l.Bin})
+		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gq", tmuxconf.BinOption, l.Bin})
 		return err
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
-		cmds := append([]tmux.Cmd{{"set-option", "-gqu", "@agent-wizard-bin"}}, tmux.UnsetWakeCmds(panestate.SignalChannel, watch.WakeChannel)...)
+		cmds := append([]tmux.Cmd{{"set-option", "-gqu", tmuxconf.BinOption}}, tmux.UnsetWakeCmds(panestate.SignalChannel, watch.WakeChannel)...)
 		_, err := l.Client.Run(ctx, cmds...)
 		return err
 	},
@@ -78,15 +80,18 @@ func newLoadCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "load",
 		Usage:     "load the plugin into the running tmux server (taw.tmux runs this)",
+		UsageText: "taw load [--plugin-dir <dir>] [--announce <text>]",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `folder`"},
+			&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `<dir>`"},
+			&cli.StringFlag{Name: "announce", Usage: "`<text>` to say with what the load has to say (taw.tmux says what its build did)"},
 		},
 		Action: func(c *cli.Context) error {
 			l, err := newLoadContext(c.Context, f, c.String("plugin-dir"))
 			if err != nil {
 				return err
 			}
+			l.Announce = c.String("announce")
 			return loadRun(c.Context, l)
 		},
 	}
@@ -108,13 +113,14 @@ func newUnloadCommand(f *Factory) *cli.Command {
 }
 
 func loadRun(ctx context.Context, l *loadContext) error {
-	var problems []string
+	var failed, warnings []string
+	warnings = append(warnings, l.Settings.Problems()...)
 	hooks := map[string][]string{}
 	var keys []tmuxconf.Binding
 	for _, s := range loadSteps {
 		if s.run != nil {
 			if err := s.run(ctx, l); err != nil {
-				problems = append(problems, s.name+": "+err.Error())
+				failed = append(failed, s.name+": "+err.Error())
 			}
 		}
 		if s.hooks != nil {
@@ -127,29 +133,141 @@ func loadRun(ctx context.Context, l *loadContext) error {
 		}
 	}
 	if err := tmuxconf.SetHooks(ctx, l.Client, hooks); err != nil {
-		problems = append(problems, "hooks: "+err.Error())
+		failed = append(failed, "hooks: "+err.Error())
 	}
-	if err := tmuxconf.UnbindOurs(ctx, l.Client); err != nil {
-		problems = append(problems, "keys: "+err.Error())
+	if err := unbindKeys(ctx, l.Client); err != nil {
+		failed = append(failed, "keys: "+err.Error())
 	}
 	skipped, err := tmuxconf.BindKeys(ctx, l.Client, keys)
 	if err != nil {
-		problems = append(problems, "keys: "+err.Error())
+		failed = append(failed, "keys: "+err.Error())
 	}
-	if len(skipped) > 0 {
-		problems = append(problems, "left your bindings of "+strings.Join(skipped, ", ")+" alone: choose other keys in the @agent-wizard-…-key options")
+	for _, k := range skipped {
+		warnings = append(warnings, keyLeftAlone(k))
 	}
-	if len(problems) > 0 {
-		msg := "taw: " + strings.Join(problems, "; ")
-		_, _ = l.Client.Run(ctx, tmux.Cmd{"set-option", "-gq", statusOption, msg}, tmux.Cmd{"display-message", msg})
-		return Errorf(CodeLoad, "%s", msg)
+	problems := append(append([]string{}, failed...), warnings...)
+	said := problems
+	if l.Announce != "" {
+		said = append([]string{l.Announce}, problems...)
 	}
-	_, err = l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", statusOption})
+	status := ""
+	if len(said) > 0 {
+		status = "taw: " + strings.Join(said, "; ")
+	}
+	// What is new is shown, problems first (a status line is one line); what the last load said
+	// already is only kept in the status option, so a reload does not repeat a warning.
+	var show []string
+	if status != l.Settings[statusOption] {
+		show = append(show, problems...)
+	}
+	// The welcome goes with the first load in a server, and again while no client has seen it.
+	if l.Settings.On(settingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
+		show = append(show, welcomeText(l.Settings))
+	}
+	if status != l.Settings[statusOption] && l.Announce != "" {
+		show = append(show, l.Announce)
+	}
+	cmds := []tmux.Cmd{{"set-option", "-gqu", statusOption}}
+	if status != "" {
+		cmds = []tmux.Cmd{{"set-option", "-gq", statusOption, status}}
+	}
+	if _, err := l.Client.Run(ctx, cmds...); err != nil {
+		return err
+	}
+	if len(show) > 0 {
+		if err := say(ctx, l.Client, "taw: "+strings.Join(show, " · ")); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return Errorf(CodeLoad, "%s", status)
+	}
+	// Warnings do not fail the load: it is done, with defaults where a setting was bad.
+	for _, w := range warnings {
+		fmt.Fprintf(l.F.IO.ErrOut, "taw: %s\n", w)
+	}
+	return nil
+}
+
+// keyLeftAlone says which key taw did not take and the exact setting that chooses another.
+func keyLeftAlone(k tmuxconf.Skipped) string {
+	return fmt.Sprintf("left your binding of %s %s alone: choose another key with set -g %s KEY (or none)", k.Table, k.Key, k.Option)
+}
+
+// welcomeText is the first load's word on how to see the agents and how to hide the word, short
+// enough for an 80-column status line.
+func welcomeText(s tmuxconf.Settings) string {
+	see := "taw agent list shows your agents"
+	if key := s.Get(settingPopupKey); key != "none" && key != "off" {
+		see = "prefix " + key + " shows your agents"
+	}
+	return see + " (set -g " + settingWelcome + " off hides this)"
+}
+
+// say shows msg on every attached client for a while, or, when none is attached (tmux is still
+// starting), keeps it for the first client that attaches (noticeStep's hook shows it once).
+func say(ctx context.Context, c *tmux.Client, msg string) error {
+	out, err := c.Output(ctx, "list-clients", "-F", "#{client_name}")
+	if err != nil {
+		return err
+	}
+	var clients []string
+	for _, name := range strings.Split(out, "\n") {
+		if name != "" {
+			clients = append(clients, name)
+		}
+	}
+	if len(clients) == 0 {
+		_, err = c.Run(ctx, tmux.Cmd{"set-option", "-gq", noticeOption, msg})
+		return err
+	}
+	cmds := []tmux.Cmd{{"set-option", "-gqu", noticeOption}}
+	for _, name := range clients {
+		cmds = append(cmds, tmux.Cmd{"display-message", "-d", noticeMillis, "-c", name, displayLiteral(msg)})
+	}
+	_, err = c.Run(ctx, cmds...)
 	return err
 }
 
-// statusOption keeps the last problem of loading, readable when no client saw the message.
+// displayLiteral keeps display-message from reading msg as a format (#) or a time (%, strftime).
+func displayLiteral(msg string) string {
+	return strings.NewReplacer("#", "##", "%", "%%").Replace(msg)
+}
+
+// statusOption keeps what the last load had to say, readable when no client saw the message.
 const statusOption = "@agent-wizard-status"
+
+// Settings of loading itself (see tmuxconf.Catalogue).
+const (
+	settingWelcome    = "@agent-wizard-welcome"
+	settingStatusLine = "@agent-wizard-status-line"
+)
+
+const noticeOption = tmuxconf.NoticeOption
+
+// noticeMillis is how long a message of the plugin stays on the status line.
+const noticeMillis = "10000"
+
+// noticeStep installs the client-attached hook that shows a kept notice once, inside tmux (no
+// process is started), and takes the notice away with it.
+var noticeStep = loadStep{
+	name: "notices",
+	hooks: func(l *loadContext) map[string][]string {
+		return map[string][]string{"client-attached": {tmuxconf.NoticeHook(noticeMillis)}}
+	},
+	unload: func(ctx context.Context, l *loadContext) error {
+		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption})
+		return err
+	},
+}
+
+// unbindKeys takes out taw's keys and binds back what the person had there before.
+func unbindKeys(ctx context.Context, c *tmux.Client) error {
+	if err := tmuxconf.UnbindOurs(ctx, c); err != nil {
+		return err
+	}
+	return tmuxconf.RestoreSaved(ctx, c)
+}
 
 func unloadRun(ctx context.Context, l *loadContext) error {
 	var problems []string
@@ -163,7 +281,7 @@ func unloadRun(ctx context.Context, l *loadContext) error {
 	if err := tmuxconf.SetHooks(ctx, l.Client, nil); err != nil {
 		problems = append(problems, "hooks: "+err.Error())
 	}
-	if err := tmuxconf.UnbindOurs(ctx, l.Client); err != nil {
+	if err := unbindKeys(ctx, l.Client); err != nil {
 		problems = append(problems, "keys: "+err.Error())
 	}
 	if len(problems) > 0 {

@@ -53,12 +53,32 @@ func newMuxCommand(f *Factory) *cli.Command {
 			newMuxServeCommand(f, nil),
 			newMuxCallCommand(f, nil),
 			newMuxAttachCommand(f, nil),
+			newMuxPipeRelayCommand(),
+		},
+	}
+}
+
+// newMuxPipeRelayCommand is what pipe-pane runs for each pane of a daemon: it hands the pipe of
+// the pane's output to the daemon and exits (see tmuxhost.RelayFD). Not for people.
+func newMuxPipeRelayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "pipe-relay",
+		Hidden:    true,
+		ArgsUsage: "<socket> <token>",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return UsageErrorf("mux pipe-relay takes a socket and a token")
+			}
+			if err := tmuxhost.RelayFD(c.Args().Get(0), c.Args().Get(1)); err != nil {
+				return Errorf(CodeMuxSocket, "%v", err)
+			}
+			return nil
 		},
 	}
 }
 
 func socketFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMuxSocket, Usage: "the daemon's socket `path` (default $XDG_RUNTIME_DIR/taw/mux.sock)"}
+	return &cli.StringFlag{Name: flagMuxSocket, Usage: "the daemon's socket `<path>` (default $XDG_RUNTIME_DIR/taw/mux.sock)"}
 }
 
 type muxServeOptions struct {
@@ -74,7 +94,7 @@ func newMuxServeCommand(f *Factory, runF func(*muxServeOptions) error) *cli.Comm
 		ArgsUsage: "[--socket <path>] [--log <path>]",
 		Flags: []cli.Flag{
 			socketFlag(),
-			&cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `path` (rolled to path.1 past 1 MiB)"},
+			&cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, after, _ := splitArgs(c); len(positional) > 0 || len(after) > 0 {
@@ -140,7 +160,11 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	}
 	defer os.RemoveAll(runDir)
 	tc := &tmux.Client{Global: global, Env: env}
-	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir})
+	var relay []string
+	if exe, err := os.Executable(); err == nil {
+		relay = []string{exe, "mux", "pipe-relay"}
+	}
+	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir, Relay: relay})
 	if err != nil {
 		return Errorf(CodeTmux, "%v", err)
 	}
@@ -185,7 +209,7 @@ func newMuxCallCommand(f *Factory, runF func(*muxCallOptions) error) *cli.Comman
 		ArgsUsage: "[--socket <path>] [--timeout <seconds>] <op-json>",
 		Flags: []cli.Flag{
 			socketFlag(),
-			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `seconds` without a reply"},
+			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"},
 		},
 		Action: func(c *cli.Context) error {
 			positional, after, _ := splitArgs(c)

@@ -41,8 +41,8 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 		Usage:     "send one notification on every enabled channel and print what was sent",
 		ArgsUsage: "[--kind {blocked|finished}] [--pane <pane>]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "`blocked` (needs a decision) or finished"},
-			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `pane` the notification is about (default: the calling pane)"},
+			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
+			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {
@@ -50,7 +50,7 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 			}
 			kind := notify.Kind(c.String(flagNotifyKind))
 			if kind != notify.KindBlocked && kind != notify.KindFinished {
-				return UsageErrorf("invalid --kind %q (expected: blocked|finished)", kind)
+				return InvalidValuef("invalid --kind %q (expected: blocked|finished)", kind)
 			}
 			opts := &notifyTestOptions{Kind: kind, Pane: c.String(flagNotifyPane)}
 			if runF != nil {
@@ -62,6 +62,11 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 }
 
 func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) error {
+	// Every channel but the desktop one goes through the server, and the test is of what the
+	// watcher of a server would send: no server is said as such, not as a failed channel.
+	if _, err := f.Tmux().Output(ctx, "display-message", "-p", "#{pid}"); err != nil {
+		return err
+	}
 	cfg, problems := config.Load(f.Getenv)
 	for _, p := range problems {
 		fmt.Fprintf(f.IO.ErrOut, "taw: %v (its default is used)\n", p)
@@ -83,6 +88,9 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 		_, err := fmt.Fprintln(f.IO.Out, "nothing sent: no channel is on, or no client is attached for the ones that write to clients ([notify] in taw config default lists the channels)")
 		return err
 	}
+	if cfg.Notify.Desktop && !desktopTool(f) {
+		fmt.Fprintf(f.IO.Out, "%s\t-\tnot sent: neither notify-send nor terminal-notifier is on PATH (install libnotify-bin, or set desktop = false in [notify])\n", notify.ChannelDesktop)
+	}
 	var failed []string
 	for _, d := range deliveries {
 		if d.Err != nil {
@@ -96,6 +104,17 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 		return Errorf(CodeNotifyFailed, "could not notify on %s: see the lines above", strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// desktopTool says whether the desktop channel has a program to send with, as notify.Sender
+// looks for one.
+func desktopTool(f *Factory) bool {
+	for _, name := range []string{"notify-send", "terminal-notifier"} {
+		if _, err := f.LookPath(name); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // testNotification describes the pane (its agent when it has one) for the test.

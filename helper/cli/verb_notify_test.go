@@ -28,19 +28,20 @@ func TestNewNotifyTestCommand(t *testing.T) {
 		wantKind notify.Kind
 		wantPane string
 		wantErr  string
+		wantExit int
 	}{
-		{"taw test", notify.KindBlocked, "", ""},
-		{"taw test --kind finished --pane %3", notify.KindFinished, "%3", ""},
-		{"taw test --kind done", "", "", `invalid --kind "done" (expected: blocked|finished)`},
-		{"taw test extra", "", "", "notify test takes no arguments"},
+		{"taw test", notify.KindBlocked, "", "", 0},
+		{"taw test --kind finished --pane %3", notify.KindFinished, "%3", "", 0},
+		{"taw test --kind done", "", "", `invalid --kind "done" (expected: blocked|finished)`, ExitError},
+		{"taw test extra", "", "", "notify test takes no arguments", ExitUsage},
 	}
 	for _, tt := range tests {
 		var got *notifyTestOptions
 		_, err := runVerb(t, newNotifyTestCommand(&Factory{}, func(o *notifyTestOptions) error { got = o; return nil }), tt.args)
 		switch {
 		case tt.wantErr != "":
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || AsError(err).Exit != ExitUsage {
-				t.Errorf("%s: err = %v, want usage error %q", tt.args, err, tt.wantErr)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || AsError(err).Exit != tt.wantExit {
+				t.Errorf("%s: err = %v, want %q with exit %d", tt.args, err, tt.wantErr, tt.wantExit)
 			}
 		case err != nil:
 			t.Errorf("%s: %v", tt.args, err)

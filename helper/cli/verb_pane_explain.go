@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
@@ -150,7 +152,7 @@ func paneExplainRun(ctx context.Context, f *Factory, opts *paneExplainOptions) e
 func newExplainView(e *watch.Explanation) explainView {
 	r := e.Record
 	v := explainView{
-		Pane: newPaneView(e.Pane), Agent: nullable(e.Agent), State: nullable(e.State),
+		Pane: newPaneView(e.Pane), Agent: nullable(e.Agent), State: nullable(shownState(e)),
 		DecidedBy: e.DecidedBy, Why: e.Why,
 		Detected: nullable(r.Detected), DetState: nullable(r.DetectedState),
 		SeqBook: []explainSeq{},
@@ -189,6 +191,15 @@ func newExplainView(e *watch.Explanation) explainView {
 	return v
 }
 
+// shownState is the state taw agent list and the popup show: done for an idle agent whose
+// finished turn nobody has looked at yet.
+func shownState(e *watch.Explanation) string {
+	if e.Agent == "" {
+		return e.State
+	}
+	return attention.ShownFrom(e.Agent, e.State, e.Pane.Options[panestate.OptDone])
+}
+
 func newExplainProc(p procinfo.Proc) explainProc {
 	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv}
 	if ep.Argv == nil {
@@ -209,9 +220,12 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	r := e.Record
 	line("pane %s (%s)", e.Pane.ID, e.Pane.Target())
-	if e.Agent == "" {
+	switch {
+	case e.Agent == "":
 		line("agent: none")
-	} else {
+	case shownState(e) != e.State:
+		line("agent: %s, %s (%s, and nobody has looked at the pane since its turn ended)", e.Agent, shownState(e), e.State)
+	default:
 		line("agent: %s, %s", e.Agent, e.State)
 	}
 	if v.Pane.Prompt != nil {

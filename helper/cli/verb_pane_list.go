@@ -20,7 +20,7 @@ func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Comm
 		Usage:     "list every pane of the server and its agent (JSON when piped or with --json)",
 		ArgsUsage: "[--session <name>] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `name`"},
+			&cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"},
 			jsonFlag(),
 		},
 		Action: func(c *cli.Context) error {

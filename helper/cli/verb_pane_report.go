@@ -41,24 +41,24 @@ type reportOptions struct {
 
 func reportFlags(verb report.Verb) []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: flagSource, Usage: "your integration's `name`, the same from run to run (at most 128 bytes)"},
-		&cli.StringFlag{Name: flagAgent, Usage: "the agent's `name`, as people see it"},
+		&cli.StringFlag{Name: flagSource, Usage: "your integration's `<name>`, the same from run to run (at most 128 bytes)"},
+		&cli.StringFlag{Name: flagAgent, Usage: "the agent's `<name>`, as people see it"},
 	}
 	if verb == report.ReportAgent {
 		flags = append(flags,
-			&cli.StringFlag{Name: flagState, Usage: "`idle`, working, blocked or unknown"},
-			&cli.StringFlag{Name: flagMessage, Usage: "a short `text` shown with the state (at most 512 bytes are kept)"},
+			&cli.StringFlag{Name: flagState, Usage: "the `<state>`: idle, working, blocked or unknown"},
+			&cli.StringFlag{Name: flagMessage, Usage: "a short `<text>` shown with the state (at most 512 bytes are kept)"},
 		)
 	}
-	flags = append(flags, &cli.StringFlag{Name: flagSeq, Usage: "a `number` that grows with every report from your source"})
+	flags = append(flags, &cli.StringFlag{Name: flagSeq, Usage: "a number `<n>` that grows with every report from your source"})
 	if verb != report.ReleaseAgent {
 		flags = append(flags,
-			&cli.StringFlag{Name: flagSessionID, Usage: "the agent's own session `id`"},
-			&cli.StringFlag{Name: flagSessionPath, Usage: "the agent's session file `path`"},
+			&cli.StringFlag{Name: flagSessionID, Usage: "the agent's own session `<id>`"},
+			&cli.StringFlag{Name: flagSessionPath, Usage: "the agent's session file `<path>`"},
 		)
 	}
 	if verb == report.ReportSession {
-		flags = append(flags, &cli.StringFlag{Name: flagSessionStart, Usage: "why the session started: startup, resume, clear, compact, new or `fork`"})
+		flags = append(flags, &cli.StringFlag{Name: flagSessionStart, Usage: "`<why>` the session started: startup, resume, clear, compact, new or fork"})
 	}
 	return flags
 }
@@ -67,7 +67,7 @@ func newReportAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Com
 	return newReportCommand(f, runF, report.ReportAgent, &cli.Command{
 		Name:      "report-agent",
 		Usage:     "report an agent's state (and optionally its session and resume command)",
-		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [-- <resume command>...]",
+		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [--agent-session-path <path>] [-- <resume command>...]",
 	})
 }
 
@@ -75,7 +75,7 @@ func newReportAgentSessionCommand(f *Factory, runF func(*reportOptions) error) *
 	return newReportCommand(f, runF, report.ReportSession, &cli.Command{
 		Name:      "report-agent-session",
 		Usage:     "report only an agent's session and resume command",
-		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [-- <resume command>...]",
+		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [--agent-session-path <path>] [--session-start-source <why>] [-- <resume command>...]",
 	})
 }
 

@@ -241,7 +241,7 @@ func pluginSetEnabled(on bool) func(reg *plugins.Registry, i int) {
 func findEntry(f *Factory, qualified string) (plugins.Plugin, string, error) {
 	i := strings.LastIndex(qualified, ".")
 	if i <= 0 || i == len(qualified)-1 {
-		return plugins.Plugin{}, "", UsageErrorf("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
+		return plugins.Plugin{}, "", InvalidValuef("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
 	}
 	id, entry := qualified[:i], qualified[i+1:]
 	if cfg, _ := config.Load(f.Getenv); !cfg.Plugins.Enabled {
@@ -306,10 +306,10 @@ func (f *Factory) bin() string {
 
 // newPluginOpenCommand builds action run, pane open and popup open.
 func newPluginOpenCommand(f *Factory, verb, kind, usage string) *cli.Command {
-	flags := []cli.Flag{&cli.StringFlag{Name: flagPluginPane, Usage: "the `pane` it is for (default: the calling pane)"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: flagPluginPane, Usage: "the `<pane>` it is for (default: the calling pane)"}}
 	args := "<plugin>.<" + kind + "> [--pane <pane>]"
 	if kind == "popup" {
-		flags = append(flags, &cli.StringFlag{Name: flagPluginClient, Usage: "the `client` to show it on (default: tmux's choice)"})
+		flags = append(flags, &cli.StringFlag{Name: flagPluginClient, Usage: "the `<client>` to show it on (default: tmux's choice)"})
 		args += " [--client <client>]"
 	}
 	return &cli.Command{

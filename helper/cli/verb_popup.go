@@ -71,7 +71,7 @@ func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	in, okIn := f.IO.In.(*os.File)
 	out, okOut := f.IO.Out.(*os.File)
 	if !okIn || !okOut || !f.IO.StdoutTTY {
-		return Errorf(CodeInvalidArgument, "taw popup draws on a terminal and this is not one: press the popup key (prefix + A unless you chose another) or run taw popup --open")
+		return Errorf(CodeInvalidArgument, "taw popup draws on a terminal and this is not one: press the popup key (prefix + A, or the key set in @agent-wizard-popup-key) or run taw popup --open")
 	}
 	c := f.Tmux()
 	ctx, cancel := context.WithCancel(ctx)

@@ -96,7 +96,7 @@ func newSessionSaveCommand(f *Factory, runF func(*sessionSaveOptions) error) *cl
 		Usage:     "save every session, window and pane, with each pane's agent and resume command",
 		ArgsUsage: "[--name <name>] [--force] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("save under `name`"),
+			sessionNameFlag("save under `<name>`"),
 			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
 			sessionJSONFlag(),
 		},
@@ -167,9 +167,9 @@ func newSessionRestoreCommand(f *Factory, runF func(*sessionRestoreOptions) erro
 		Usage:     "recreate the saved sessions that are missing and resume each pane's agent",
 		ArgsUsage: "[--name <name>] [--backup <n>] [--wait <duration>] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("restore the save `name`"),
-			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `n` of the save (1 is the newest)"},
-			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `duration` such as 30s)"},
+			sessionNameFlag("restore the save `<name>`"),
+			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `<n>` of the save (1 is the newest)"},
+			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
 			sessionJSONFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -308,7 +308,16 @@ func sessionListRun(f *Factory, opts *sessionListOptions) error {
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", row(e)...)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Why a save is unreadable is too long for its column: said under the table.
+	for _, e := range entries {
+		if e.Problem != "" {
+			fmt.Fprintf(f.IO.Out, "%s is unreadable: %s\n", e.Name, e.Problem)
+		}
+	}
+	return nil
 }
 
 // delete
@@ -372,7 +381,7 @@ func newSessionImportCommand(f *Factory, runF func(*sessionImportOptions) error)
 		Usage:     "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
 		ArgsUsage: "[<file>] [--name <name>] [--force] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `name`"},
+			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `<name>`"},
 			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
 			sessionJSONFlag(),
 		},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,7 +53,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 		ArgsUsage: "[--once] [--interval <duration>] [--json]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
-			&cli.StringFlag{Name: flagInterval, Usage: "look every `duration` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
+			&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
 			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
 			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
 		},
@@ -65,7 +66,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			if c.IsSet(flagInterval) {
 				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
 				if err != nil || d < 100*time.Millisecond || d > time.Minute {
-					return UsageErrorf("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
+					return InvalidValuef("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
 				}
 				opts.Interval = d
 			}
@@ -113,7 +114,9 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			defer lf.Close()
 			logw = lf
 		}
-		return serveWatcher(ctx, f, c, opts, logw)
+		err = serveWatcher(ctx, f, c, opts, logw)
+		removeIfServerGone(c, dir)
+		return err
 	}
 
 	// A foreground watcher becomes the server's watcher when none runs; beside a running one it
@@ -175,6 +178,27 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	err := w.Run(ctx, nil)
 	logf("watcher %d stopped", pid)
 	return err
+}
+
+// removeIfServerGone removes the server's folder of locks and the watcher's log once the server
+// has exited, so nothing of taw's stays in the temporary folder. It runs while the watcher still
+// holds its claim: a watcher of a new server on the same socket makes a folder of its own. Only a
+// real folder of the user's is removed, never one reached through a link.
+func removeIfServerGone(c *tmux.Client, dir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !watch.ServerGone(err) {
+		return
+	}
+	info, err := os.Lstat(dir)
+	if err != nil || !info.IsDir() {
+		return
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return
+	}
+	_ = os.RemoveAll(dir)
+	_ = os.Remove(filepath.Dir(dir)) // the user's taw-UID folder, when no other server has one there
 }
 
 func publishWatcherPid(ctx context.Context, c *tmux.Client, pid int) {

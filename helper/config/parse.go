@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -52,7 +53,17 @@ func Parse(path string, data []byte) (Config, []error) {
 			problems = append(problems, p)
 		}
 	}
+	// Each check reports in its own pass; the person reads the file top down.
+	sort.SliceStable(problems, func(i, j int) bool { return problemLine(problems[i]) < problemLine(problems[j]) })
 	return cfg, problems
+}
+
+// problemLine is the line a problem stands on, 0 for one about the whole file.
+func problemLine(err error) int {
+	if pr, ok := err.(*Problem); ok {
+		return pr.Line
+	}
+	return 0
 }
 
 // stringKeys take a TOML string (durations and choices); the decoder hands such types a number's

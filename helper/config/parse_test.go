@@ -157,3 +157,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Problems come in the order of their lines, whichever check found them.
+func TestParseProblemsInLineOrder(t *testing.T) {
+	file := "[notify]\nsond = true\nrate_limit = 5\nrecheck_delay = \"soon\"\n[[hooks.commands]]\non = \"done\"\ncommand = [\"x\"]\n[session]\nbogus = 1\n"
+	_, problems := Parse("cfg.toml", []byte(file))
+	var lines []int
+	for _, p := range problems {
+		lines = append(lines, problemLine(p))
+	}
+	want := []int{2, 3, 4, 6, 9}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("problem lines = %v, want %v: %v", lines, want, problems)
+	}
+}

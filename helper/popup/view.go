@@ -7,6 +7,13 @@ import (
 	"time"
 )
 
+// What the popup and taw agent list say when no pane runs an agent: the hint, and how to make
+// agents report (a second line in the popup).
+const (
+	NoAgentsHint = "no agents on this server yet: start one in a pane"
+	NoAgentsMore = "taw integration install makes the agents you use report their state"
+)
+
 // ANSI styles; every styled run ends with a reset of just what it set, so rows compose.
 const (
 	bold    = "\x1b[1m"
@@ -89,11 +96,13 @@ func (m *Model) View() []string {
 		case j < len(vis):
 			lines = append(lines, m.row(vis[j], cols, j == m.Cursor))
 		case i == 0 && len(vis) == 0:
-			msg := "no agents on this server yet"
+			msg := NoAgentsHint
 			if len(m.Rows) > 0 {
 				msg = "no agent matches " + strconv.Quote(m.Filter)
 			}
 			lines = append(lines, dim+Fit("  "+msg, m.Width)+normal)
+		case i == 1 && len(vis) == 0 && len(m.Rows) == 0:
+			lines = append(lines, dim+Fit("  "+NoAgentsMore, m.Width)+normal)
 		default:
 			lines = append(lines, strings.Repeat(" ", m.Width))
 		}

@@ -56,6 +56,11 @@ func (r Record) Effective() (agent, state string) {
 		if r.Detected == r.Kind && r.DetectedState == StateBlocked {
 			state = StateBlocked
 		}
+		// A holder with no word on the state (a restore puts the record back as unknown until
+		// the agent reports) shows what the screen of the same agent says.
+		if (state == "" || state == StateUnknown) && r.Detected == r.Kind && r.DetectedState != "" {
+			state = r.DetectedState
+		}
 		if state == "" {
 			state = StateUnknown
 		}

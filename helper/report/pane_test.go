@@ -220,3 +220,22 @@ func TestEffective(t *testing.T) {
 		})
 	}
 }
+
+// A holder that has not said its state yet (a restored record is unknown until the agent
+// reports) shows the state the screen of the same agent shows; a reported state wins over it.
+func TestEffectiveUnknownHolderShowsTheScreen(t *testing.T) {
+	for _, tt := range []struct {
+		reported, detected, detectedState, want string
+	}{
+		{StateUnknown, "claude", StateIdle, StateIdle},
+		{"", "claude", StateWorking, StateWorking},
+		{StateUnknown, "claude", "", StateUnknown},       // the screen says nothing either
+		{StateUnknown, "codex", StateIdle, StateUnknown}, // another agent's screen is not its word
+		{StateWorking, "claude", StateIdle, StateWorking},
+	} {
+		r := Record{Source: "integration:claude", Kind: "claude", ReportedState: tt.reported, Detected: tt.detected, DetectedState: tt.detectedState}
+		if _, got := r.Effective(); got != tt.want {
+			t.Errorf("reported %q, screen %s %q: state %q, want %q", tt.reported, tt.detected, tt.detectedState, got, tt.want)
+		}
+	}
+}

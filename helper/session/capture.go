@@ -72,8 +72,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			}
 			panes = append(panes, p)
 		case "S":
-			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n >= 0 {
-				backups = min(n, MaxBackups)
+			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n >= 0 && n <= MaxBackups {
+				backups = n
 			}
 		}
 	}

@@ -79,9 +79,23 @@ func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
 // started, which matters for hooks that fire on every window or pane switch.
 func SignalCommand(channel string) string { return tmux.SignalCommand(channel) }
 
+// NoticeOption holds what a load had to say while no client was attached to see it.
+const NoticeOption = "@agent-wizard-notice"
+
+// noticePrefix starts the notice hook, as tmux prints it back.
+const noticePrefix = `if-shell -F "#{` + NoticeOption + `}" `
+
+// NoticeHook is the client-attached hook that shows a kept notice once, inside tmux (no process
+// is started), and takes the notice away with it.
+func NoticeHook(millis string) string {
+	show := "display-message -d " + millis + " " + tmuxfmt.QuoteString("#{"+NoticeOption+"}") + " ; set-option -gqu " + NoticeOption
+	return "if-shell -F " + tmuxfmt.QuoteString("#{"+NoticeOption+"}") + " " + tmuxfmt.QuoteString(show)
+}
+
 // Ours says whether a hook command is one taw installed.
 func Ours(command string) bool {
-	return strings.Contains(command, HookMarker) || tmux.IsSignalCommand(command)
+	return strings.Contains(command, HookMarker) || tmux.IsSignalCommand(command) ||
+		strings.HasPrefix(command, noticePrefix)
 }
 
 // SetHooks makes taw's global hooks exactly want (hook name → commands): taw's old members are

@@ -18,27 +18,64 @@ type Binding struct {
 	Command []string // a tmux command; it must contain KeyMarker somewhere (see KeyShell)
 	// Explicit: the user chose this key in an option, so it is bound even over another binding.
 	Explicit bool
+	Option   string // the @agent-wizard-…-key setting that chooses this key
+
+}
+
+// SavedKeysOption keeps the person's own bindings of keys they chose for taw in an option (the
+// list-keys lines, one a line), so unload can bind them back.
+const SavedKeysOption = "@agent-wizard-saved-keys"
+
+// Skipped is a key taw left alone because something of the person's was bound there.
+type Skipped struct {
+	Table, Key string
+	Option     string // the setting that chooses another key
 }
 
 // BindKeys binds each key whose slot is free or already taw's (or that the user chose
-// explicitly), and reports the keys it left alone because something else was bound there.
-func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped []string, err error) {
+// explicitly: their binding there is kept in SavedKeysOption first), and reports the keys it
+// left alone because something else was bound there.
+func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped []Skipped, err error) {
 	var cmds []tmux.Cmd
+	var saved []string
 	for _, b := range bindings {
 		if b.Key == "" || b.Key == "none" || b.Key == "off" {
 			continue
 		}
 		current, _ := c.Output(ctx, "list-keys", "-T", b.Table, b.Key)
-		if current != "" && !strings.Contains(current, KeyMarker) && !b.Explicit {
-			skipped = append(skipped, b.Table+" "+b.Key)
-			continue
+		if current != "" && !strings.Contains(current, KeyMarker) {
+			if !b.Explicit {
+				skipped = append(skipped, Skipped{Table: b.Table, Key: b.Key, Option: b.Option})
+				continue
+			}
+			saved = append(saved, strings.Split(current, "\n")...)
 		}
 		cmds = append(cmds, append(tmux.Cmd{"bind-key", "-T", b.Table, b.Key}, b.Command...))
+	}
+	if len(saved) > 0 {
+		cmds = append([]tmux.Cmd{{"set-option", "-gq", SavedKeysOption, strings.Join(saved, "\n")}}, cmds...)
 	}
 	if len(cmds) > 0 {
 		_, err = c.Run(ctx, cmds...)
 	}
 	return skipped, err
+}
+
+// RestoreSaved binds back the person's bindings that BindKeys replaced, and forgets them.
+// Each is a list-keys line, which tmux parses as the command that makes it.
+func RestoreSaved(ctx context.Context, c *tmux.Client) error {
+	out, err := c.Output(ctx, "show-options", "-gqv", SavedKeysOption)
+	if err != nil || out == "" {
+		return err
+	}
+	cmds := []tmux.Cmd{{"set-option", "-gqu", SavedKeysOption}}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "bind-key ") {
+			cmds = append(cmds, tmux.Cmd{"if-shell", "-F", "1", line})
+		}
+	}
+	_, err = c.Run(ctx, cmds...)
+	return err
 }
 
 // UnbindOurs removes every key binding whose command carries KeyMarker.

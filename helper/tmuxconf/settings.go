@@ -2,37 +2,57 @@ package tmuxconf
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
-// Setting is one @agent-wizard-… option: its name, its default and what it does. The README's
-// option table mirrors this catalogue.
+// Setting is one @agent-wizard-… option: its name, its default, what it does and what it allows.
+// The options table in docs/setup.md mirrors this catalogue.
 type Setting struct {
 	Name    string
 	Default string
 	Doc     string
+	// Allowed checks a value that is set (not empty); nil allows anything. A value it refuses is
+	// named on load with Allows, and the default is used in its place.
+	Allowed func(v string) bool
+	Allows  string // what Allowed accepts, in words: "on or off"
 }
 
-// Catalogue lists every setting. Each feature adds its own entries here, in the order the README
-// shows them.
+// Catalogue lists every setting. Each feature adds its own entries here, in the order the docs
+// show them.
 var Catalogue = []Setting{
-	{Name: "@agent-wizard-bin", Default: "", Doc: "set by the plugin: the absolute path of the taw binary it runs, for other plugins and scripts"},
-	{Name: "@agent-wizard-notify", Default: "", Doc: "on or off: turns notifications on or off, winning over [notify] enabled in the config file; unset follows the file"},
-	{Name: "@agent-wizard-autosave", Default: "off", Doc: "on: save every session automatically (as the save named default) a few quiet seconds after tmux changes a session, window or pane or an agent comes, goes or reports a new session"},
-	{Name: "@agent-wizard-autosave-delay", Default: "5", Doc: "seconds of quiet an automatic save waits for after the last change (0 to 3600)"},
-	{Name: "@agent-wizard-session-backups", Default: "5", Doc: "how many earlier copies of each save taw session save and automatic saves keep (NAME.json.1 the newest; 0 to 100)"},
-	{Name: "@agent-wizard-popup-key", Default: "A", Doc: "the key (after the prefix) that opens the agents popup; none: no key"},
-	{Name: "@agent-wizard-next-key", Default: "N", Doc: "the key (after the prefix) that goes to the next agent that needs you (blocked, then done); none: no key"},
-	{Name: "@agent-wizard-window-badges", Default: "off", Doc: "on: append each window's agent badge to window-status-format and window-status-current-format (taken out again when off)"},
-	{Name: "@agent-wizard-herdr-env", Default: "off", Doc: "on: set HERDR_ENV, HERDR_BIN_PATH and HERDR_PANE_ID=%calling in tmux's global environment so agents that report to herdr report to taw"},
-	{Name: "@agent-wizard-herdr-socket", Default: "off", Doc: "on: serve herdr's socket protocol on a private socket and set HERDR_SOCKET_PATH beside the three herdr-env variables (which on implies), so agents and hooks that report to herdr through its socket report to taw"},
-	{Name: "@agent-wizard-watcher", Default: "on", Doc: "on: the plugin starts one pane watcher per server, which names the agent in each pane and reads its state from the screen; off: it stops it"},
-	{Name: "@agent-wizard-watch-interval", Default: "1s", Doc: "how often the watcher looks at every pane (a Go duration from 100ms to 1m, or seconds); hooks and reports wake it sooner"},
-	{Name: "@agent-wizard-restore-grace", Default: "30s", Doc: "how long a record a restore put back survives while the pane's shell is still at its prompt waiting for the typed command"},
+	{Name: BinOption, Default: "", Doc: "set by the plugin: the absolute path of the taw binary it runs, for other plugins and scripts"},
+	{Name: "@agent-wizard-status", Default: "", Doc: "set by the plugin: what the last load had to say (a build, a bad setting, a key left alone); unset when all is well"},
+	{Name: "@agent-wizard-status-line", Default: "on", Doc: "on: append #{@agent-wizard-summary} (the agents' counts, empty without agents) to status-right; off: take it out again", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-welcome", Default: "on", Doc: "on: the first load in a server says how to see your agents; off: it says nothing", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-notify", Default: "", Doc: "on or off: turns notifications on or off, winning over [notify] enabled in the config file; unset follows the file", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-autosave", Default: "off", Doc: "on: save every session automatically (as the save named default) a few quiet seconds after tmux changes a session, window or pane or an agent comes, goes or reports a new session", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-autosave-delay", Default: "5", Doc: "seconds of quiet an automatic save waits for after the last change (0 to 3600)", Allowed: numberIn(0, 3600, false), Allows: "a number of seconds from 0 to 3600"},
+	{Name: "@agent-wizard-session-backups", Default: "5", Doc: "how many earlier copies of each save taw session save and automatic saves keep (NAME.json.1 the newest; 0 to 100)", Allowed: numberIn(0, 100, true), Allows: "a whole number from 0 to 100"},
+	{Name: "@agent-wizard-popup-key", Default: "A", Doc: "the key (after the prefix) that opens the agents popup; none: no key", Allowed: isKey, Allows: keyWords},
+	{Name: "@agent-wizard-next-key", Default: "N", Doc: "the key (after the prefix) that goes to the next agent that needs you (blocked, then done); none: no key", Allowed: isKey, Allows: keyWords},
+	{Name: "@agent-wizard-window-badges", Default: "off", Doc: "on: append each window's agent badge to window-status-format and window-status-current-format (taken out again when off)", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-herdr-env", Default: "off", Doc: "on: set HERDR_ENV, HERDR_BIN_PATH and HERDR_PANE_ID=%calling in tmux's global environment so agents that report to herdr report to taw", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-herdr-socket", Default: "off", Doc: "on: serve herdr's socket protocol on a private socket and set HERDR_SOCKET_PATH beside the three herdr-env variables (which on implies), so agents and hooks that report to herdr through its socket report to taw", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-watcher", Default: "on", Doc: "on: the plugin starts one pane watcher per server, which names the agent in each pane and reads its state from the screen; off: it stops it", Allowed: isSwitch, Allows: switchWords},
+	{Name: "@agent-wizard-watch-interval", Default: "1s", Doc: "how often the watcher looks at every pane (a Go duration from 100ms to 1m, or seconds); hooks and reports wake it sooner", Allowed: durationIn(100*time.Millisecond, time.Minute), Allows: "a duration from 100ms to 1m, such as 1s or 500ms, or a number of seconds"},
+	{Name: "@agent-wizard-restore-grace", Default: "30s", Doc: "how long a record a restore put back survives while the pane's shell is still at its prompt waiting for the typed command", Allowed: durationIn(0, time.Hour), Allows: "a duration from 0s to 1h, such as 30s, or a number of seconds"},
 	{Name: "@agent-wizard-watcher-pid", Default: "", Doc: "set by the watcher (server option): the process id of the server's running watcher"},
+	{Name: "@agent-wizard-notice", Default: "", Doc: "set by the plugin: what a load had to say while no client was attached; the first client to attach shows it once"},
+	{Name: "@agent-wizard-saved-keys", Default: "", Doc: "set by the plugin: your own bindings of the keys you chose in the …-key settings, bound back by taw unload"},
 }
+
+// BinOption is where the plugin publishes the taw binary it runs.
+const BinOption = "@agent-wizard-bin"
+
+const (
+	switchWords = "on or off"
+	keyWords    = "a tmux key name such as A, M-a or F5, or none"
+)
 
 // Lookup finds a setting in the catalogue.
 func Lookup(name string) (Setting, bool) {
@@ -44,25 +64,99 @@ func Lookup(name string) (Setting, bool) {
 	return Setting{}, false
 }
 
-// Settings are the values of the catalogue's options, defaults filled in.
+// Settings are the values of the catalogue's options as tmux holds them.
 type Settings map[string]string
 
-// Get is a setting's value, its default when unset or empty.
+// Get is a setting's value: its default when unset, empty or not one the setting allows.
 func (s Settings) Get(name string) string {
-	if v := s[name]; v != "" {
-		return v
-	}
+	v := strings.TrimSpace(s[name])
 	d, _ := Lookup(name)
-	return d.Default
+	if v == "" || (d.Allowed != nil && !d.Allowed(v)) {
+		return d.Default
+	}
+	return v
+}
+
+// Set says whether the person set the setting to a value it allows (not left to its default).
+func (s Settings) Set(name string) bool {
+	v := strings.TrimSpace(s[name])
+	d, _ := Lookup(name)
+	return v != "" && (d.Allowed == nil || d.Allowed(v))
 }
 
 // On says whether a setting reads as on (on, yes, true, 1).
 func (s Settings) On(name string) bool {
-	switch strings.ToLower(strings.TrimSpace(s.Get(name))) {
+	switch strings.ToLower(s.Get(name)) {
 	case "on", "yes", "true", "1":
 		return true
 	}
 	return false
+}
+
+// Problems names every setting whose value is not one it allows, with what is allowed and the
+// default used instead, in catalogue order.
+func (s Settings) Problems() []string {
+	var out []string
+	for _, d := range Catalogue {
+		v := strings.TrimSpace(s[d.Name])
+		if v == "" || d.Allowed == nil || d.Allowed(v) {
+			continue
+		}
+		use := d.Default
+		if use == "" {
+			use = "unset"
+		}
+		out = append(out, fmt.Sprintf("%s is %q, which is not %s: using %s", d.Name, v, d.Allows, use))
+	}
+	return out
+}
+
+func isSwitch(v string) bool {
+	switch strings.ToLower(v) {
+	case "on", "off", "yes", "no", "true", "false", "1", "0":
+		return true
+	}
+	return false
+}
+
+// isKey allows what tmux could name as a key: one word of printable characters, modifiers
+// included (C-a, M-F5); whether tmux knows the key is tmux's to say when it is bound.
+func isKey(v string) bool {
+	if v == "" || len(v) > 32 {
+		return false
+	}
+	for _, r := range v {
+		if r <= ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func numberIn(lo, hi float64, whole bool) func(string) bool {
+	return func(v string) bool {
+		if whole {
+			n, err := strconv.Atoi(v)
+			return err == nil && float64(n) >= lo && float64(n) <= hi
+		}
+		n, err := strconv.ParseFloat(v, 64)
+		return err == nil && n >= lo && n <= hi
+	}
+}
+
+// durationIn allows a Go duration (1s, 500ms) or a plain number of seconds within [lo, hi].
+func durationIn(lo, hi time.Duration) func(string) bool {
+	return func(v string) bool {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			n, err2 := strconv.ParseFloat(v, 64)
+			if err2 != nil {
+				return false
+			}
+			d = time.Duration(n * float64(time.Second))
+		}
+		return d >= lo && d <= hi
+	}
 }
 
 const sep = "\x1f"

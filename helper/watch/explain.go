@@ -116,6 +116,8 @@ func decidedBy(r report.Record) (string, string) {
 		return "none", "no hook holds the pane and the watcher names no agent in front of it"
 	case r.Source != "" && state == report.StateBlocked && r.ReportedState != report.StateBlocked:
 		return "screen-blocker", fmt.Sprintf("source %s holds the pane and reported %s, but a blocker on %s's screen shows blocked", r.Source, orNone(r.ReportedState), agent)
+	case r.Source != "" && state != r.ReportedState && (r.ReportedState == "" || r.ReportedState == report.StateUnknown):
+		return "screen-state", fmt.Sprintf("source %s holds the pane but has reported no state yet (%s): %s's screen shows %s", r.Source, orNone(r.ReportedState), agent, state)
 	case r.Source != "":
 		return "hook", fmt.Sprintf("source %s holds the pane for %s: its reports decide the state until it releases the pane or the agent's process ends", r.Source, r.Kind)
 	default:

@@ -472,13 +472,13 @@ func (w *Watcher) readSettings(s map[string]string) {
 		w.interval = d
 	} else {
 		w.interval = DefaultInterval
-		w.logf("@agent-wizard-watch-interval is %q, not a duration such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
+		w.logf("@agent-wizard-watch-interval is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
 	}
 	if d, ok := parseDuration(s["@agent-wizard-restore-grace"], DefaultGrace, 0, time.Hour); ok {
 		w.grace = d
 	} else {
 		w.grace = DefaultGrace
-		w.logf("@agent-wizard-restore-grace is %q, not a duration such as 30s: using 30s", s["@agent-wizard-restore-grace"])
+		w.logf("@agent-wizard-restore-grace is %q, not a duration from 0s to 1h such as 30s: using 30s", s["@agent-wizard-restore-grace"])
 	}
 }
 

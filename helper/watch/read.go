@@ -181,11 +181,9 @@ func parseDuration(s string, def, min, max time.Duration) (time.Duration, bool) 
 	if err != nil {
 		return def, false
 	}
-	if d < min {
-		d = min
-	}
-	if d > max {
-		d = max
+	// Out of range is refused like a typo, so the default applies as the plugin's load says.
+	if d < min || d > max {
+		return def, false
 	}
 	return d, true
 }

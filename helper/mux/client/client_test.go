@@ -1,6 +1,7 @@
 package client
 
 import (
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func TestAttachStitchesTheBacklog(t *testing.T) {
 		} {
 			wire.WriteFrame(nc, fr)
 		}
-		time.Sleep(time.Second)
+		io.Copy(io.Discard, nc) // held open until the client closes it
 	})
 	c, err := Dial(path, "test", 5*time.Second)
 	if err != nil {
@@ -87,7 +88,7 @@ func TestClientRejectsFramesOnlyClientsSend(t *testing.T) {
 	path := scriptedPeer(t, func(nc net.Conn) {
 		wire.ReadDecoded(nc)
 		wire.WriteFrame(nc, &wire.Request{CorrelationID: 1, Op: &wire.OpListPanes{}})
-		time.Sleep(time.Second)
+		io.Copy(io.Discard, nc) // held open until the client closes it
 	})
 	c, err := Dial(path, "test", 5*time.Second)
 	if err != nil {

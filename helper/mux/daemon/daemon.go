@@ -57,6 +57,7 @@ type Daemon struct {
 	nextID  atomic.Uint64
 
 	sweepMu sync.Mutex
+	sweeps  atomic.Uint64 // sweeps done, so that a test can wait for the next one
 }
 
 // New builds a daemon over a started host.

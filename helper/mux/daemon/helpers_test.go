@@ -45,6 +45,18 @@ type testDaemon struct {
 	served chan error
 }
 
+// TestMain doubles as the output relay the daemon's panes run (see tmuxhost.RelayFD).
+func TestMain(m *testing.M) {
+	if os.Getenv("TAW_TEST_RELAY") == "1" {
+		if err := tmuxhost.RelayFD(os.Args[1], os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // startDaemon runs a real daemon on a real socket, with panes on a tmux server of its own.
 func startDaemon(t testing.TB) *testDaemon {
 	t.Helper()
@@ -59,7 +71,8 @@ func startDaemon(t testing.TB) *testDaemon {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMUX_TMPDIR=" + dir, "TERM=screen", "LANG=C.UTF-8", "SHELL=/bin/sh"}
 	tc := &tmux.Client{Global: []string{"-L", "d", "-f", "/dev/null"}, Env: env}
-	host, err := tmuxhost.Start(context.Background(), tmuxhost.Config{Tmux: tc, Own: true, TmuxPath: tmuxPath, RunDir: filepath.Join(dir, "run")})
+	host, err := tmuxhost.Start(context.Background(), tmuxhost.Config{Tmux: tc, Own: true, TmuxPath: tmuxPath, RunDir: filepath.Join(dir, "run"),
+		Relay: []string{"/usr/bin/env", "TAW_TEST_RELAY=1", os.Args[0]}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,4 +254,26 @@ func eventually(t *testing.T, what string, f func() bool) {
 	}
 }
 
-var _ = fmt.Sprintf
+// waitSweeps waits until n more exit sweeps have run.
+func (td *testDaemon) waitSweeps(t *testing.T, n uint64) {
+	t.Helper()
+	target := td.d.sweeps.Load() + n
+	eventually(t, fmt.Sprintf("%d exit sweeps", n), func() bool { return td.d.sweeps.Load() >= target })
+}
+
+// attachUntilNotBusy repeats an Attach while the rate limit answers Busy (the limit ends by
+// itself; the wait is for that) and returns the first other answer.
+func attachUntilNotBusy(t *testing.T, c *client.Conn, id string) (*client.Attached, *wire.Error) {
+	t.Helper()
+	var a *client.Attached
+	var werr *wire.Error
+	eventually(t, "an Attach the rate limit lets through", func() bool {
+		var err error
+		a, werr, err = c.Attach(id)
+		if err != nil {
+			t.Fatalf("Attach %s: %v", id, err)
+		}
+		return werr == nil || werr.Kind != wire.ErrBusy
+	})
+	return a, werr
+}

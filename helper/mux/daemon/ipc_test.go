@@ -110,8 +110,9 @@ func TestSubscribeUnsubscribeAndAttachRollback(t *testing.T) {
 	}
 	// Two Attaches back to back: the second is rate limited, even though the first failed.
 	wantErr(t, c, &wire.OpAttach{PaneID: "ghost"}, wire.ErrBusy)
-	time.Sleep(AttachInterval)
-	wantErr(t, c, &wire.OpAttach{PaneID: "ghost"}, wire.ErrPaneNotFound)
+	if _, werr := attachUntilNotBusy(t, c, "ghost"); werr == nil || werr.Kind != wire.ErrPaneNotFound {
+		t.Fatalf("an Attach once the limit has passed: %v, want PaneNotFound", werr)
+	}
 }
 
 func (td *testDaemon) conns() []*conn {
@@ -313,18 +314,16 @@ func TestAttachAlongsideSubscriptionChurn(t *testing.T) {
 		}
 	}()
 	for i := 0; i < 3; i++ {
-		a, werr, err := att.Attach("busy")
-		if err != nil || werr != nil || a.Snapshot.LastSeq == 0 {
-			t.Fatalf("Attach %d: %v %v", i, err, werr)
+		a, werr := attachUntilNotBusy(t, att, "busy")
+		if werr != nil || a.Snapshot.LastSeq == 0 {
+			t.Fatalf("Attach %d: %v", i, werr)
 		}
 		if _, werr, _ := att.Attach("ghost"); werr == nil || werr.Kind != wire.ErrBusy {
 			t.Fatalf("an Attach right after another: %v, want Busy", werr)
 		}
-		time.Sleep(AttachInterval)
-		if _, werr, _ := att.Attach("ghost"); werr == nil || werr.Kind != wire.ErrPaneNotFound {
+		if _, werr := attachUntilNotBusy(t, att, "ghost"); werr == nil || werr.Kind != wire.ErrPaneNotFound {
 			t.Fatalf("Attach of an unknown pane: %v", werr)
 		}
-		time.Sleep(AttachInterval)
 	}
 	close(stop)
 	if err := <-churned; err != nil {

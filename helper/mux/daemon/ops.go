@@ -98,6 +98,18 @@ func (d *Daemon) spawn(ctx context.Context, req wire.SpawnRequest, respawn bool)
 	if !d.running.Load() {
 		return nil, &wire.Error{Kind: wire.ErrSupervisorError, Message: "the daemon is shutting down: it starts and restarts no more panes"}
 	}
+	dir, shown := d.cfg.WorkDir, ""
+	if req.Command.Cwd != nil {
+		dir, shown = *req.Command.Cwd, *req.Command.Cwd
+	}
+	spec := tmuxhost.SpawnSpec{
+		Program: req.Command.Program, Args: req.Command.Args, Dir: dir, Env: req.Command.Env, Rows: req.Size.Rows, Cols: req.Size.Cols,
+	}
+	// Every string goes to tmux whole or not at all: one that tmux would split is refused before
+	// anything is touched, so a Respawn keeps the pane it would have replaced.
+	if msg := tmuxhost.CheckSpawn(spec); msg != "" {
+		return nil, &wire.Error{Kind: wire.ErrSpawnFailed, Message: msg}
+	}
 	if respawn {
 		d.panesMu.Lock()
 		old := d.panes[req.PaneID]
@@ -120,9 +132,7 @@ func (d *Daemon) spawn(ctx context.Context, req wire.SpawnRequest, respawn bool)
 	if msg := checkProgram(prog); msg != "" {
 		return nil, &wire.Error{Kind: wire.ErrSpawnFailed, Message: msg}
 	}
-	dir, shown := d.cfg.WorkDir, ""
 	if req.Command.Cwd != nil {
-		dir, shown = *req.Command.Cwd, *req.Command.Cwd
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, &wire.Error{Kind: wire.ErrSpawnFailed, Message: fmt.Sprintf("working directory %q is not a directory this server can enter", dir)}
 		}
@@ -138,9 +148,7 @@ func (d *Daemon) spawn(ctx context.Context, req wire.SpawnRequest, respawn bool)
 	}
 	d.panes[req.PaneID] = p // reserved: hp is nil until tmux answers, so it is not listed yet
 	d.panesMu.Unlock()
-	hp, err := d.cfg.Host.Spawn(ctx, tmuxhost.SpawnSpec{
-		Program: prog, Args: req.Command.Args, Dir: dir, Env: req.Command.Env, Rows: req.Size.Rows, Cols: req.Size.Cols,
-	}, p.onOutput)
+	hp, err := d.cfg.Host.Spawn(ctx, spec, p.onOutput)
 	if err == nil && !d.running.Load() {
 		_ = d.cfg.Host.Kill(ctx, hp)
 		err = fmt.Errorf("daemon is shutting down")

@@ -83,14 +83,15 @@ func (p *pane) stateLocked() wire.PaneState {
 		s.PID = &pid
 	}
 	if p.exited {
-		// tmux gives no status for a death by signal: the lifecycle then says -1 and exit_code
-		// stays null, never a made-up number.
-		code := int32(-1)
-		if p.exitCode != nil {
-			code = *p.exitCode
-		}
-		s.Lifecycle = wire.Lifecycle{Phase: wire.PhaseExited, ExitCode: code}
+		// The lifecycle and exit_code say the same thing: the exit status, or 128+N for a death
+		// by signal N as a shell reports it. A pane whose end tmux never learnt is a zombie: it
+		// is gone, and no number is made up for it.
 		s.ExitCode = p.exitCode
+		if p.exitCode != nil {
+			s.Lifecycle = wire.Lifecycle{Phase: wire.PhaseExited, ExitCode: *p.exitCode}
+		} else {
+			s.Lifecycle = wire.Lifecycle{Phase: wire.PhaseZombie}
+		}
 	}
 	return s
 }
@@ -125,6 +126,7 @@ func (d *Daemon) sweepLoop() {
 func (d *Daemon) sweep() {
 	d.sweepMu.Lock()
 	defer d.sweepMu.Unlock()
+	defer d.sweeps.Add(1)
 	panes := d.livePanes()
 	if len(panes) == 0 || !d.running.Load() {
 		return

@@ -91,8 +91,8 @@ func TestSpawnSendCaptureResizeKill(t *testing.T) {
 		t.Error("the background child's pid was not printed")
 	}
 	wantErr(t, c, &wire.OpKillTree{PaneID: "p1"}, wire.ErrPaneNotFound)
-	// No PaneExited follows a KillTree.
-	time.Sleep(3 * sweepInterval)
+	// No PaneExited follows a KillTree: two sweeps later, and a reply after them, none came.
+	td.waitSweeps(t, 2)
 	ok(t, c, &wire.OpListThemes{})
 	for _, ev := range c.Pending {
 		if _, exited := ev.(*wire.PaneExited); exited {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"net"
 	"sync"
+	"syscall"
 
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
@@ -32,10 +33,40 @@ type outQueue struct {
 	dead    bool // over the cap, or a write failed: nothing more is queued or written
 	cut     bool // dead because it went over the cap
 	closing bool // write what is queued, then close
+	writing bool // the writer goroutine is writing a batch it took
 	wake    chan struct{}
+	// raw writes a frame at once, without the writer goroutine, when nothing is queued before
+	// it and the socket takes it without waiting: one hand-over less on the way to the client.
+	raw syscall.RawConn
 }
 
-func newOutQueue(nc net.Conn) *outQueue { return &outQueue{nc: nc, wake: make(chan struct{}, 1)} }
+func newOutQueue(nc net.Conn) *outQueue {
+	q := &outQueue{nc: nc, wake: make(chan struct{}, 1)}
+	if sc, ok := nc.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			q.raw = raw
+		}
+	}
+	return q
+}
+
+// tryWrite writes what the socket takes now, never waiting, and says how much that was.
+func (q *outQueue) tryWrite(b []byte) int {
+	n := 0
+	_ = q.raw.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, err := syscall.Write(int(fd), b[n:])
+			if m > 0 {
+				n += m
+			}
+			if err != nil || m <= 0 {
+				break // full (or failing): the writer goroutine carries on with the rest
+			}
+		}
+		return true
+	})
+	return n
+}
 
 // push queues one framed frame (length prefix and body, as EncodeFramed makes it) with its
 // accounted cost. It returns false when the connection is dead or is now cut for going over the
@@ -52,6 +83,13 @@ func (q *outQueue) push(framed []byte, cost int) bool {
 		q.signal()
 		q.nc.Close()
 		return false
+	}
+	if len(q.frames) == 0 && !q.writing && q.raw != nil {
+		n := q.tryWrite(framed)
+		if n == len(framed) {
+			return true
+		}
+		framed = framed[n:]
 	}
 	q.frames = append(q.frames, framed)
 	q.costs = append(q.costs, cost)
@@ -112,10 +150,12 @@ func (q *outQueue) run() {
 		}
 		frames, costs := q.frames, q.costs
 		q.frames, q.costs = nil, nil
+		q.writing = true
 		q.mu.Unlock()
 		bufs := net.Buffers(frames)
 		_, err := bufs.WriteTo(nc)
 		q.mu.Lock()
+		q.writing = false
 		for _, c := range costs {
 			q.bytes -= c
 		}

@@ -27,27 +27,38 @@ type Config struct {
 	Own bool
 	// TmuxPath is the tmux binary the lifeline pane runs (see Start).
 	TmuxPath string
-	// RunDir is a private directory (0700) for the FIFOs.
+	// RunDir is a private directory (0700) for the FIFOs and sockets.
 	RunDir string
+	// Relay is the command (an argument vector) that pipe-pane runs, with a socket and a token
+	// after it, to hand the pane's output pipe over (see RelayFD). Empty: output goes through
+	// `cat` and a FIFO instead.
+	Relay []string
 }
 
 // Host is one tmux session serving panes.
 type Host struct {
 	cfg      Config
 	lifeline *os.File
+	// ctl is the one control-mode client Sends and every other call after Start go through;
+	// one that has ended (someone detached it) is replaced at the next call.
+	ctlMu   sync.Mutex
+	ctl     *tmux.Control
+	starter tmux.Client // the client that starts the control client
+	relays  *relays     // nil without a Relay
 
-	mu   sync.Mutex
-	next int // the next window index
-	// deadSince is when a pane was first seen dead with no exit status yet. tmux 3.3a marks a pane
-	// dead when its terminal closes, which can come before the process is reaped and its status
-	// recorded; a process killed by a signal never gets one. So a dead pane with no status is
-	// only taken as killed once it has stayed so for statusWait.
+	mu    sync.Mutex
+	next  int    // the next window index
+	sends uint64 // numbers the paste buffers of large Sends
+	// deadSince is when a pane was first seen dead with neither exit status nor signal yet.
+	// tmux 3.3a marks a pane dead when its terminal closes, which can come before the process
+	// is reaped and its status recorded. So such a pane is only taken as dead, its end
+	// unknown, once it has stayed so for statusWait.
 	deadSince map[string]time.Time
-	killed    map[string]bool // panes taken as killed by a signal: no status will come
+	killed    map[string]bool // panes taken as dead with no status: none will come
 }
 
-// statusWait is how long a dead pane may wait for its exit status before it counts as killed by
-// a signal (Poll prods the server to reap in the meantime).
+// statusWait is how long a dead pane may wait for its exit status before it counts as dead
+// with its end unknown (Poll prods the server to reap in the meantime).
 const statusWait = 2 * time.Second
 
 // Pane is one generation of a pane: a tmux window with its first process.
@@ -102,6 +113,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	// Starting a server takes the tmux binary; the calls after it may go over the socket.
 	starter := *cfg.Tmux
 	starter.Bin = cfg.TmuxPath
+	if err := checkCmds(cmds); err != nil {
+		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
+	}
 	if _, err := starter.Run(ctx, cmds...); err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
@@ -111,7 +125,69 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h.lifeline = f
+	// Output is read through pipe-pane, not %output: tmux 3.3a drops a control client's
+	// pending %output of a pane whose process has just ended, and never-lost output is the
+	// protocol's first rule. So the control client asks for none.
+	h.starter = starter
+	ctl, err := h.startControl(ctx)
+	if err != nil {
+		f.Close()
+		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+		return nil, err
+	}
+	h.ctl = ctl
+	if len(cfg.Relay) > 0 {
+		if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
+			ctl.Close()
+			f.Close()
+			_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+			return nil, err
+		}
+	}
 	return h, nil
+}
+
+// run is a call through a tmux client of its own, for what must run as one command list. Each
+// argument is checked first: none reaches tmux split.
+func (h *Host) run(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
+	if err := checkCmds(cmds); err != nil {
+		return "", err
+	}
+	return h.cfg.Tmux.Run(ctx, cmds...)
+}
+
+// checkCmds refuses commands with an argument tmux would split.
+func checkCmds(cmds []tmux.Cmd) error {
+	for _, cmd := range cmds {
+		for _, a := range cmd {
+			if err := tmux.CheckArg(a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (h *Host) startControl(ctx context.Context) (*tmux.Control, error) {
+	return h.starter.StartControl(ctx, Session, "no-output,ignore-size", func(string, []byte) {})
+}
+
+// call runs commands on the control client, first replacing one that has ended. A call that was
+// in flight when a client ended fails: tmux may or may not have run it.
+func (h *Host) call(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
+	h.ctlMu.Lock()
+	ctl := h.ctl
+	if ctl.Ended() {
+		next, err := h.startControl(ctx)
+		if err != nil {
+			h.ctlMu.Unlock()
+			return "", err
+		}
+		ctl.Close()
+		h.ctl, ctl = next, next
+	}
+	h.ctlMu.Unlock()
+	return ctl.Run(ctx, cmds...)
 }
 
 // holdLifeline opens the lifeline's write end once its reader has opened the other end. The
@@ -144,26 +220,53 @@ type SpawnSpec struct {
 	Rows, Cols uint16
 }
 
+// CheckSpawn says why a spawn cannot be handed to tmux, or "" when it can: every string must
+// reach tmux as itself, so none may hold a NUL (tmux would split it there into further
+// arguments, or further commands), and an environment name must be a name (one with "=" would
+// set another variable than the one asked for).
+func CheckSpawn(spec SpawnSpec) string {
+	if err := tmux.CheckArg(spec.Program); err != nil {
+		return "program: " + err.Error()
+	}
+	for i, a := range spec.Args {
+		if err := tmux.CheckArg(a); err != nil {
+			return fmt.Sprintf("argument %d: %v", i+1, err)
+		}
+	}
+	if err := tmux.CheckArg(spec.Dir); err != nil {
+		return "working directory: " + err.Error()
+	}
+	for _, kv := range spec.Env {
+		switch {
+		case kv[0] == "":
+			return "environment: a variable with an empty name: give every variable a name"
+		case strings.ContainsRune(kv[0], '='):
+			return fmt.Sprintf("environment: variable name %q holds \"=\": a name cannot", kv[0])
+		}
+		if err := tmux.CheckArg(kv[0]); err != nil {
+			return "environment name: " + err.Error()
+		}
+		if err := tmux.CheckArg(kv[1]); err != nil {
+			return fmt.Sprintf("environment value of %s: %v", kv[0], err)
+		}
+	}
+	return ""
+}
+
 // Spawn starts a pane and feeds its raw output to out, from its first byte (out must not keep
-// the slice past its return): the pipe is attached
-// in the same tmux command list that creates the window, and tmux reads no pane output before the
-// list has run.
+// the slice past its return): the pipe is attached in the same tmux command list that creates
+// the window, and tmux reads no pane output before the list has run.
 func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pane, error) {
+	if msg := CheckSpawn(spec); msg != "" {
+		return nil, fmt.Errorf("%s", msg)
+	}
 	h.mu.Lock()
 	index := h.next
 	h.next++
 	h.mu.Unlock()
-	fifoPath := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
-	_ = os.Remove(fifoPath)
-	if err := syscall.Mkfifo(fifoPath, 0o600); err != nil {
-		return nil, fmt.Errorf("make output fifo: %w", err)
-	}
-	// Read-write, so the open does not wait for the writer and reads never see end of file
-	// between writers.
-	fifo, err := os.OpenFile(fifoPath, os.O_RDWR, 0)
+	pipe, err := h.outputPipe(index)
 	if err != nil {
-		os.Remove(fifoPath)
-		return nil, fmt.Errorf("open output fifo: %w", err)
+		return nil, err
 	}
 	target := fmt.Sprintf("%s:%d", Session, index)
 	argv := append([]string{spec.Program}, spec.Args...)
@@ -177,30 +280,31 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 	}
 	create = append(append(create, "--"), argv...)
 	size := fmt.Sprintf("%dx%d", spec.Cols, spec.Rows)
-	res, err := h.cfg.Tmux.Run(ctx,
+	res, err := h.run(ctx,
 		tmux.Cmd{"set-option", "-t", Session, "default-size", size},
 		create,
 		tmux.Cmd{"set-option", "-w", "-t", target, "remain-on-exit", "on"},
 		tmux.Cmd{"resize-window", "-t", target, "-x", strconv.Itoa(int(spec.Cols)), "-y", strconv.Itoa(int(spec.Rows))},
-		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat("exec cat > " + shellQuote(fifoPath))},
+		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat(pipe.command)},
 	)
+	if err == nil {
+		err = pipe.wait(ctx)
+	}
 	if err != nil {
-		fifo.Close()
-		os.Remove(fifoPath)
+		pipe.abandon()
 		if res != "" {
 			// The window exists but a later command failed: do not leave it behind.
-			_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-window", "-t", target})
+			_, _ = h.call(ctx, tmux.Cmd{"kill-window", "-t", target})
 		}
 		return nil, fmt.Errorf("create tmux window: %w", err)
 	}
 	fields := strings.Fields(strings.SplitN(res, "\n", 2)[0])
 	if len(fields) != 3 {
-		fifo.Close()
-		os.Remove(fifoPath)
+		pipe.abandon()
 		return nil, fmt.Errorf("create tmux window: unexpected answer %q", res)
 	}
 	pid, _ := strconv.Atoi(fields[2])
-	p := &Pane{PaneID: fields[0], WindowID: fields[1], PID: pid, fifo: fifo, fifoPath: fifoPath, done: make(chan struct{})}
+	p := &Pane{PaneID: fields[0], WindowID: fields[1], PID: pid, fifo: pipe.file, fifoPath: pipe.path, done: make(chan struct{})}
 	go p.read(out)
 	return p, nil
 }
@@ -219,26 +323,125 @@ func (p *Pane) read(out func([]byte)) {
 	}
 }
 
-// maxSendBytes keeps one send-keys well inside tmux's message limit: each byte costs three
-// (two hex digits and a NUL).
-const maxSendBytes = 4096
+func (p *Pane) close() {
+	p.fifo.Close()
+	if p.fifoPath != "" {
+		os.Remove(p.fifoPath)
+	}
+}
 
-// Send writes raw bytes to the pane's terminal; send-keys -H turns each byte into exactly that
-// byte, including ESC, NUL and bytes over 0x7f.
+// outputPipe is where a new pane's output will come from, and the pipe-pane command that
+// sends it there.
+type outputPipe struct {
+	command string
+	file    *os.File // the read end; for a relay, once it has come
+	path    string   // the FIFO, removed with the pane; "" for a relay
+	relays  *relays
+	token   string
+	ch      chan *os.File
+}
+
+func (h *Host) outputPipe(index int) (*outputPipe, error) {
+	if h.relays != nil {
+		token, ch, err := h.relays.expect()
+		if err != nil {
+			return nil, err
+		}
+		words := make([]string, 0, len(h.cfg.Relay)+2)
+		for _, w := range append(append([]string{}, h.cfg.Relay...), h.relays.path, token) {
+			words = append(words, shellQuote(w))
+		}
+		return &outputPipe{command: "exec " + strings.Join(words, " "), relays: h.relays, token: token, ch: ch}, nil
+	}
+	path := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
+	_ = os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, fmt.Errorf("make output fifo: %w", err)
+	}
+	// Read-write, so the open does not wait for the writer and reads never see end of file
+	// between writers.
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("open output fifo: %w", err)
+	}
+	return &outputPipe{command: "exec cat > " + shellQuote(path), file: f, path: path}, nil
+}
+
+// wait waits for a relay to hand the pipe over; tmux holds the output until then.
+func (o *outputPipe) wait(ctx context.Context) error {
+	if o.file != nil {
+		return nil
+	}
+	select {
+	case o.file = <-o.ch:
+		return nil
+	case <-ctx.Done():
+		return errNoRelay
+	case <-time.After(10 * time.Second):
+		return errNoRelay
+	}
+}
+
+func (o *outputPipe) abandon() {
+	if o.relays != nil {
+		o.relays.forget(o.token, o.ch)
+	}
+	if o.file != nil {
+		o.file.Close()
+	}
+	if o.path != "" {
+		os.Remove(o.path)
+	}
+}
+
+// pasteFrom is the size from which a Send goes through a paste buffer rather than send-keys:
+// below it, one send-keys line is the shortest way; above it, tmux reads the bytes from a file in
+// one go instead of parsing three bytes of command per byte sent.
+const pasteFrom = 512
+
+// Send writes raw bytes to the pane's terminal, all of them or (on an error) none: a short
+// Send as send-keys -H, where each byte becomes exactly that byte (ESC, NUL and bytes over 0x7f
+// included); a long one through a private file that tmux loads into a paste buffer of its own and
+// pastes whole with -r (no newline translation) and without -p (no bracketed-paste wrapping).
+// The paste only queues the bytes on the pane's terminal, so neither other panes nor other
+// calls wait for the program to read them.
 func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
-	var cmds []tmux.Cmd
-	for len(data) > 0 {
-		n := min(len(data), maxSendBytes)
-		cmd := make(tmux.Cmd, 0, n+4)
+	if len(data) < pasteFrom {
+		cmd := make(tmux.Cmd, 0, len(data)+4)
 		cmd = append(cmd, "send-keys", "-H", "-t", p.PaneID)
-		for _, b := range data[:n] {
+		for _, b := range data {
 			cmd = append(cmd, hexByte[b])
 		}
-		cmds = append(cmds, cmd)
-		data = data[n:]
+		_, err := h.call(ctx, cmd)
+		return err
 	}
-	_, err := h.cfg.Tmux.Run(ctx, cmds...)
-	return err
+	h.mu.Lock()
+	h.sends++
+	n := h.sends
+	h.mu.Unlock()
+	path := filepath.Join(h.cfg.RunDir, fmt.Sprintf("send%d", n))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("stage the bytes to send: %w", err)
+	}
+	defer os.Remove(path)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("stage the bytes to send: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("stage the bytes to send: %w", err)
+	}
+	buffer := fmt.Sprintf("taw-mux-send-%d", n)
+	if _, err := h.call(ctx, tmux.Cmd{"load-buffer", "-b", buffer, path}); err != nil {
+		return err
+	}
+	if _, err := h.call(ctx, tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}); err != nil {
+		_, _ = h.call(ctx, tmux.Cmd{"delete-buffer", "-b", buffer})
+		return err
+	}
+	return nil
 }
 
 var hexByte = func() (t [256]string) {
@@ -252,7 +455,7 @@ var hexByte = func() (t [256]string) {
 // resize-window also makes the window's size manual, so it holds with no client attached.
 // (Setting window-size manual globally instead makes tmux 3.3a crash on the next new-window.)
 func (h *Host) Resize(ctx context.Context, p *Pane, rows, cols uint16) error {
-	_, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"resize-window", "-t", p.WindowID, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows))})
+	_, err := h.call(ctx, tmux.Cmd{"resize-window", "-t", p.WindowID, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows))})
 	return err
 }
 
@@ -263,7 +466,7 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	if p.PID > 1 {
 		proctree.KillTree(p.PID)
 	}
-	_, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
+	_, err := h.call(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
 	p.close()
 	var te *tmux.Error
 	if errors.As(err, &te) && te.Code == "pane_not_found" {
@@ -272,22 +475,21 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	return err
 }
 
-func (p *Pane) close() {
-	p.fifo.Close()
-	os.Remove(p.fifoPath)
-}
-
 // Status is what tmux knows of a pane's process.
 type Status struct {
 	Dead bool
-	// ExitCode is the exit status, or nil when the process died of a signal.
+	// ExitCode is how the process ended: its exit status, or for a death by signal N the
+	// number a POSIX shell reports for it, 128+N (tmux gives the signal). Nil when tmux knows
+	// neither.
 	ExitCode *int32
+	// Signal is the signal that ended the process, 0 when it exited or is running.
+	Signal int
 }
 
 // Poll reads every pane's status, keyed by %N.
 func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
-	list := tmux.Cmd{"list-panes", "-s", "-t", Session, "-F", "#{pane_id} #{pane_dead} #{pane_dead_status}"}
-	out, err := h.cfg.Tmux.Output(ctx, list...)
+	list := tmux.Cmd{"list-panes", "-s", "-t", Session, "-F", "#{pane_id}:#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"}
+	out, err := h.call(ctx, list)
 	if err != nil {
 		return nil, err
 	}
@@ -295,30 +497,43 @@ func (h *Host) Poll(ctx context.Context) (map[string]Status, error) {
 		// tmux 3.3a can miss the SIGCHLD of a pane's process and leave it a zombie with no
 		// status until some other child of the server ends. A run-shell is such a child: the
 		// server reaps every zombie when it ends, and the status is there to read.
-		if again, err := h.cfg.Tmux.Run(ctx, tmux.Cmd{"run-shell", "true"}, list); err == nil {
-			out = strings.TrimSuffix(again, "\n")
+		if again, err := h.call(ctx, tmux.Cmd{"run-shell", "true"}, list); err == nil {
+			out = again
 		}
 	}
 	st := map[string]Status{}
 	now := time.Now()
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		id, s, ok := parseStatus(line)
+		if !ok {
 			continue
 		}
-		s := Status{Dead: f[1] == "1"}
-		if s.Dead && len(f) >= 3 {
-			if n, err := strconv.ParseInt(f[2], 10, 32); err == nil {
-				c := int32(n)
-				s.ExitCode = &c
-			}
-		}
-		if s.Dead && s.ExitCode == nil && !h.killedLongEnough(f[0], now) {
+		if s.Dead && s.ExitCode == nil && !h.killedLongEnough(id, now) {
 			s.Dead = false
 		}
-		st[f[0]] = s
+		st[id] = s
 	}
 	return st, nil
+}
+
+// parseStatus reads one "%N:dead:status:signal" line.
+func parseStatus(line string) (string, Status, bool) {
+	f := strings.Split(line, ":")
+	if len(f) != 4 || f[0] == "" {
+		return "", Status{}, false
+	}
+	s := Status{Dead: f[1] == "1"}
+	if !s.Dead {
+		return f[0], s, true
+	}
+	if n, err := strconv.ParseInt(f[2], 10, 32); err == nil && f[2] != "" {
+		c := int32(n)
+		s.ExitCode = &c
+	} else if sig, err := strconv.Atoi(f[3]); err == nil && sig > 0 && sig < 128 {
+		c := int32(128 + sig)
+		s.ExitCode, s.Signal = &c, sig
+	}
+	return f[0], s, true
 }
 
 // killedLongEnough says whether a dead pane without an exit status has waited long enough for one.
@@ -354,9 +569,15 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 		p.close()
 	}
 	if h.cfg.Own {
-		_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
+		_, _ = h.run(ctx, tmux.Cmd{"kill-server"})
 	} else {
-		_, _ = h.cfg.Tmux.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+		_, _ = h.run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+	}
+	h.ctlMu.Lock()
+	h.ctl.Close()
+	h.ctlMu.Unlock()
+	if h.relays != nil {
+		h.relays.close()
 	}
 	h.lifeline.Close()
 	os.RemoveAll(h.cfg.RunDir)
@@ -374,8 +595,8 @@ func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
 func (h *Host) deadWithoutStatus(out string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[1] == "1" && !h.killed[f[0]] {
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if id, s, ok := parseStatus(line); ok && s.Dead && s.ExitCode == nil && !h.killed[id] {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package tmuxhost
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +14,24 @@ import (
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
-func startHost(t *testing.T) *Host {
+// TestMain doubles as the output relay the host's panes run (see RelayFD).
+func TestMain(m *testing.M) {
+	if os.Getenv("TAW_TEST_RELAY") == "1" {
+		if err := RelayFD(os.Args[1], os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestRelay is the Relay of a host in these tests: this test binary.
+func testRelay() []string { return []string{"/usr/bin/env", "TAW_TEST_RELAY=1", os.Args[0]} }
+
+func startHost(t testing.TB) *Host { return startHostWith(t, testRelay()) }
+
+func startHostWith(t testing.TB, relay []string) *Host {
 	t.Helper()
 	tmuxPath, err := exec.LookPath("tmux")
 	if err != nil {
@@ -25,7 +43,7 @@ func startHost(t *testing.T) *Host {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMUX_TMPDIR=" + dir, "TERM=screen", "SHELL=/bin/sh"}
 	tc := &tmux.Client{Global: []string{"-L", "h", "-f", "/dev/null"}, Env: env}
-	h, err := Start(context.Background(), Config{Tmux: tc, Own: true, TmuxPath: tmuxPath, RunDir: filepath.Join(dir, "run")})
+	h, err := Start(context.Background(), Config{Tmux: tc, Own: true, TmuxPath: tmuxPath, RunDir: filepath.Join(dir, "run"), Relay: relay})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,9 +63,14 @@ func (s *sink) write(p []byte) { s.mu.Lock(); s.buf.Write(p); s.mu.Unlock() }
 func (s *sink) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
 
 // The first bytes a program writes are read, and tmux's exit status comes back; a death by
-// signal has no status.
+// signal N comes back as 128+N, the number a shell reports, with the signal.
 func TestSpawnOutputFromTheFirstByteAndExitStatus(t *testing.T) {
-	h := startHost(t)
+	for name, relay := range map[string][]string{"relay": testRelay(), "cat": nil} {
+		t.Run(name, func(t *testing.T) { testSpawnOutput(t, startHostWith(t, relay)) })
+	}
+}
+
+func testSpawnOutput(t *testing.T, h *Host) {
 	ctx := context.Background()
 	var out sink
 	exited, err := h.Spawn(ctx, SpawnSpec{Program: "/bin/sh", Args: []string{"-c", "printf first; exit 3"}, Dir: "/", Rows: 5, Cols: 20}, out.write)
@@ -66,8 +89,8 @@ func TestSpawnOutputFromTheFirstByteAndExitStatus(t *testing.T) {
 		}
 		a, b := st[exited.PaneID], st[killed.PaneID]
 		if a.Dead && b.Dead && out.String() == "first" {
-			if a.ExitCode == nil || *a.ExitCode != 3 || b.ExitCode != nil {
-				t.Fatalf("exit codes %v and %v, want 3 and none", a.ExitCode, b.ExitCode)
+			if a.ExitCode == nil || *a.ExitCode != 3 || a.Signal != 0 || b.ExitCode == nil || *b.ExitCode != 128+9 || b.Signal != 9 {
+				t.Fatalf("exits %+v and %+v, want status 3, and signal 9 as 137", a, b)
 			}
 			return
 		}

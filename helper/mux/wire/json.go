@@ -262,9 +262,24 @@ func (p *jsonParser) str() (string, error) {
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
-			out = append(out, p.data[start:p.pos]...)
+			var s string
+			if out == nil {
+				s = string(p.data[start:p.pos]) // no escapes: one copy, not two
+			} else {
+				s = string(append(out, p.data[start:p.pos]...))
+			}
 			p.pos++
-			return string(out), nil
+			return s, nil
+		case c >= 0x20 && c < utf8.RuneSelf && c != '\\':
+			// Plain ASCII, the bulk of base64 data: run through it without the cases below.
+			p.pos++
+			for p.pos < len(p.data) {
+				c = p.data[p.pos]
+				if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+					break
+				}
+				p.pos++
+			}
 		case c < 0x20:
 			return "", p.errorf("control character in string")
 		case c == '\\':

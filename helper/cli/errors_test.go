@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runMain runs taw with args against a server that does not exist, and returns stderr and the
+// exit code.
+func runMain(t *testing.T, args string) (string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := &Factory{
+		Args:       append([]string{"taw", "-L", fmt.Sprintf("taw-none-%d", os.Getpid())}, strings.Fields(args)...),
+		IO:         IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		Getenv:     func(k string) string { return map[string]string{"TMUX_TMPDIR": t.TempDir()}[k] },
+		Environ:    func() []string { return nil },
+		Executable: os.Executable,
+		LookPath:   func(string) (string, error) { return "", os.ErrNotExist },
+		Now:        time.Now,
+		Getpid:     os.Getpid,
+	}
+	code := Main(f)
+	return errOut.String(), code
+}
+
+// One rule for every verb: a malformed call is usage (exit 2); a value that is not one taw takes
+// is invalid_argument (exit 1), whichever flag it came in.
+func TestUsageAndInvalidValueRule(t *testing.T) {
+	for _, tt := range []struct {
+		args string
+		code string
+		exit int
+	}{
+		{"pane report-agent %1 --source s --agent a --state sleepy", CodeInvalidArgument, ExitError},
+		{"agent wait %1 --until sleepy", CodeInvalidArgument, ExitError},
+		{"agent wait %1 --timeout soon", CodeInvalidArgument, ExitError},
+		{"notify test --kind done", CodeInvalidArgument, ExitError},
+		{"watch --interval 5ms", CodeInvalidArgument, ExitError},
+		{"session restore --wait 0s", CodeInvalidArgument, ExitError},
+		{"agent wait", CodeUsage, ExitUsage},
+		{"agent wait a b", CodeUsage, ExitUsage},
+		{"agent wait %1 --frob", CodeUsage, ExitUsage},
+		{"pane frob", CodeUsage, ExitUsage},
+		{"watch --once --serve", CodeUsage, ExitUsage},
+		{"pane report-agent %1 --source s --agent a", CodeUsage, ExitUsage},
+	} {
+		stderr, exit := runMain(t, tt.args)
+		if exit != tt.exit || !strings.Contains(stderr, `"code":"`+tt.code+`"`) {
+			t.Errorf("taw %s: exit %d, %s; want exit %d and code %s", tt.args, exit, strings.TrimSpace(stderr), tt.exit, tt.code)
+		}
+	}
+}
+
+// Messages keep < and > as they are: no \u003c in what a person reads.
+func TestErrorMessagesKeepAngleBrackets(t *testing.T) {
+	stderr, _ := runMain(t, "agent get a b")
+	if strings.Contains(stderr, `\u003c`) || !strings.Contains(stderr, "<pane|agent>") {
+		t.Errorf("stderr = %s", stderr)
+	}
+}
