@@ -10,16 +10,6 @@ import (
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
-// Error codes of the verbs that act on an agent.
-const (
-	CodeAgentBlocked    = "agent_blocked"
-	CodeAgentNotReady   = "agent_not_ready"
-	CodeAgentNotBlocked = "agent_not_blocked"
-	CodePromptChanged   = "prompt_changed"
-	CodePromptNotTaken  = "prompt_not_taken"
-	CodeAnswerNotTaken  = "answer_not_taken"
-)
-
 // captureScreen is the pane's visible screen as plain text, with the last history lines over
 // it when history > 0. capture-pane -p prints no escape sequences.
 func captureScreen(ctx context.Context, c *tmux.Client, paneID string, history int) (string, error) {
