@@ -40,10 +40,10 @@ func newAgentAnswerCommand(f *Factory) *cli.Command {
 		Usage:     "answer the dialog a blocked agent waits on, only if it is still the one taw has on record",
 		ArgsUsage: "<pane|agent> (--option N | --yes | --no | --text T) [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagOption, Usage: "pick the dialog's option `N` (as numbered in taw agent get)"},
+			&cli.StringFlag{Name: flagOption, Usage: "pick the dialog's option `<n>` (as numbered in taw agent get)"},
 			&cli.BoolFlag{Name: flagYes, Usage: "pick the option that says yes (Yes, Allow, Approve)"},
 			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
-			&cli.StringFlag{Name: flagText, Usage: "type `T` into the option that takes a typed answer"},
+			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
 			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -44,8 +44,8 @@ func newAgentPromptCommand(f *Factory) *cli.Command {
 		ArgsUsage: "<pane|agent> <text> [--wait] [--until <state>]... [--timeout <duration>] [--json]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagWait, Usage: "then wait like taw agent wait (for the end of the turn, or --until)"},
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "with --wait: a `state` that ends the wait (repeatable)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `duration`"},
+			&cli.StringSliceFlag{Name: flagUntil, Usage: "with --wait: a `<state>` that ends the wait (repeatable)"},
+			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>`"},
 			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
 		},
 		Action: func(c *cli.Context) error {

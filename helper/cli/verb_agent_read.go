@@ -22,7 +22,7 @@ func newAgentReadCommand(f *Factory) *cli.Command {
 		Usage:     "print an agent's visible screen (or its last N lines) as plain text (--json: an object)",
 		ArgsUsage: "<pane|agent> [--lines N] [--json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagLines, Usage: "print the last `N` lines, from the history too when the screen has fewer"},
+			&cli.StringFlag{Name: flagLines, Usage: "print the last `<n>` lines, from the history too when the screen has fewer"},
 			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {

@@ -42,12 +42,12 @@ func newAgentStartCommand(f *Factory) *cli.Command {
 		Usage:     "start a known agent in a new window, a split or a pane at its shell prompt",
 		ArgsUsage: "<agent> [--pane P | --window | --split h|v] [--cwd DIR] [--wait [--timeout D]] [-- ARGS...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `P`"},
+			&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `<pane>`"},
 			&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it (the default)"},
-			&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane, side by side (h) or one over the other (v)"},
-			&cli.StringFlag{Name: flagCwd, Usage: "start it in `DIR`"},
+			&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
+			&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 			&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `duration` (default 60s)"},
+			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>` (default 60s)"},
 			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
 		},
 		Action: func(c *cli.Context) error {
