@@ -84,6 +84,10 @@ func agentPromptRun(ctx context.Context, f *Factory, opts *agentPromptOptions) e
 	if err := readyForPrompt(ctx, f, p); err != nil {
 		return err
 	}
+	before, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
+	if err != nil {
+		return err
+	}
 	// A buffer of taw's own, for this call only; paste-buffer -d deletes it.
 	buf := fmt.Sprintf("taw-prompt-%d-%d", os.Getpid(), time.Now().UnixNano())
 	c := f.Tmux()
@@ -101,7 +105,7 @@ func agentPromptRun(ctx context.Context, f *Factory, opts *agentPromptOptions) e
 		_, _ = c.Run(context.WithoutCancel(ctx), tmux.Cmd{"delete-buffer", "-b", buf})
 		return err
 	}
-	again, err := checkPromptTaken(ctx, f, p, opts.Text)
+	again, err := checkPromptTaken(ctx, f, p, opts.Text, before)
 	if err != nil {
 		return err
 	}
@@ -138,11 +142,12 @@ func readyForPrompt(ctx context.Context, f *Factory, p panestate.Pane) error {
 	return nil
 }
 
-// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text,
-// once shown in its input, is gone from the bottom of its screen. A prompt that still sits in
-// the input gets one more Enter. An agent that never shows the text (some fold a long paste
-// into a placeholder) is taken at its word once the wait is over.
-func checkPromptTaken(ctx context.Context, f *Factory, p panestate.Pane, text string) (enterAgain bool, err error) {
+// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text is
+// not at the bottom of its screen while the screen moved on from before (the screen as it was
+// before the paste). A prompt that still sits in the input gets one more Enter. An agent that
+// never shows the text (some fold a long paste into a placeholder) is taken at its word once
+// the wait is over.
+func checkPromptTaken(ctx context.Context, f *Factory, p panestate.Pane, text, before string) (enterAgain bool, err error) {
 	start := keyOf(p)
 	tail := lastLine(text)
 	seen := false
@@ -163,7 +168,7 @@ func checkPromptTaken(ctx context.Context, f *Factory, p panestate.Pane, text st
 		if shown {
 			seen = true
 		}
-		return seen && !shown, shown, nil
+		return !shown && (seen || screen != before), shown, nil
 	}
 	deadline := time.Now().Add(promptTakenWait)
 	for {
