@@ -164,11 +164,14 @@ func checkPromptTaken(ctx context.Context, f *Factory, p panestate.Pane, text, b
 		if err != nil {
 			return false, false, err
 		}
-		shown := strings.Contains(bottom(screen, 6), tail)
+		end := bottom(screen, 6)
+		shown := strings.Contains(end, tail)
 		if shown {
 			seen = true
 		}
-		return !shown && (seen || screen != before), shown, nil
+		// The text's start at the end of the screen is a paste still being drawn, not one taken.
+		partial := endsWithStart(screen, text)
+		return !shown && !partial && (seen || screen != before), shown, nil
 	}
 	deadline := time.Now().Add(promptTakenWait)
 	for {
@@ -205,6 +208,22 @@ func lastLine(text string) string {
 		l = string(r[len(r)-24:])
 	}
 	return l
+}
+
+// endsWithStart says whether the screen's last text ends with the start of text.
+func endsWithStart(screen, text string) bool {
+	lines := screenLines(screen, 0)
+	if len(lines) == 0 {
+		return false
+	}
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	start := strings.SplitN(text, "\n", 2)[0]
+	for k := min(len(last), len(start)); k > 0; k-- {
+		if utf8.RuneStart(start[k%len(start)]) && strings.HasSuffix(last, start[:k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // bottom is the last n non-blank lines of a screen.

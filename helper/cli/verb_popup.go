@@ -126,10 +126,11 @@ func (s popupSource) Screen(ctx context.Context, paneID string) ([]string, error
 		return nil, err
 	}
 	lines := strings.Split(out, "\n")
-	// A blocked agent's preview opens with what it asks, and the keys that answer it here.
+	// A blocked agent's preview ends with what it asks, and the keys that answer it here: the
+	// popup shows the bottom of the screen.
 	if p, err := panestate.Read(ctx, s.c, paneID); err == nil {
 		if q, err := recordedPrompt(ctx, s.f, p); err == nil && q != nil {
-			lines = append([]string{"asks: " + q.Summary(), "answer: y yes · n no · 1-9 an option", ""}, lines...)
+			lines = append(screenLines(out, 0), "", "asks: "+q.Summary(), "answer: y yes · n no · 1-9 an option")
 		}
 	}
 	return lines, nil
