@@ -149,6 +149,12 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 		}
 		paneID = id
 	}
+	if opts.Pane == "" {
+		// A shell that is still starting can drop what is typed before its prompt.
+		if err := waitPrompt(ctx, c, paneID); err != nil {
+			return err
+		}
+	}
 	// Typed at the shell's prompt the way a restore types a resume command.
 	if _, err := c.Run(ctx, tmux.Cmd{"send-keys", "-t", paneID, "-l", "--", line}, tmux.Cmd{"send-keys", "-t", paneID, "Enter"}); err != nil {
 		return err
@@ -203,6 +209,27 @@ func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout 
 		}
 	}
 }
+
+// waitPrompt waits, at most shellPromptWait, until a new pane's shell has drawn its prompt.
+func waitPrompt(ctx context.Context, c *tmux.Client, paneID string) error {
+	deadline := time.Now().Add(shellPromptWait)
+	for {
+		screen, err := captureScreen(ctx, c, paneID, 0)
+		if err != nil {
+			return err
+		}
+		if len(screenLines(screen, 0)) > 0 || time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+const shellPromptWait = 5 * time.Second
 
 // atShellPrompt says whether the pane's foreground program is a shell.
 func atShellPrompt(p panestate.Pane) bool {
