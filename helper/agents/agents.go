@@ -20,49 +20,92 @@ type Agent struct {
 	// PathHints are fragments of a script or executable path that only this agent's files contain,
 	// for installs that run a bundled runtime from a directory of their own.
 	PathHints []string
+
+	// Resume is how the agent reopens one of its sessions, nil when it has no such command.
+	Resume *Resume
+	// Integration: taw ships hooks or a plugin for the agent (integrations/<id>, installed by
+	// taw integration install <id>).
+	Integration bool
+}
+
+// Resume is an agent's command for reopening one session: Program, then Arg and the session's
+// id, as two words ("claude --resume <id>", "codex resume <id>") or glued into one
+// ("copilot --resume=<id>").
+type Resume struct {
+	Program string
+	Arg     string
+	Glued   bool
+	// File: the agent reopens a session by its file where one is known (pi, omp).
+	File bool
+}
+
+// Argv is the command that reopens the session with this id or file, nil when neither is
+// known.
+func (r *Resume) Argv(id, file string) []string {
+	v := id
+	if r.File && file != "" {
+		v = file
+	}
+	if v == "" {
+		return nil
+	}
+	if r.Glued {
+		return []string{r.Program, r.Arg + v}
+	}
+	return []string{r.Program, r.Arg, v}
 }
 
 // Known is the table, in no particular order. Program and package names come from each agent's
 // published install instructions and registry entries.
 var Known = []Agent{
 	{ID: "claude", Display: "Claude Code", Detected: true,
+		Resume: &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
 		Packages:  []string{"@anthropic-ai/claude-code"},
 		PathHints: []string{"/.local/share/claude/versions/", "/.claude/local/"}},
 	{ID: "codex", Display: "Codex", Detected: true,
+		Resume: &Resume{Program: "codex", Arg: "resume"}, Integration: true,
 		Aliases:  []string{"codex-cli", "openai-codex"},
 		Programs: []string{"codex"},
 		Packages: []string{"@openai/codex"}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
-		Aliases:  []string{"gemini-cli", "google-gemini"},
-		Programs: []string{"gemini"},
-		Packages: []string{"@google/gemini-cli"}},
+		Integration: true,
+		Aliases:     []string{"gemini-cli", "google-gemini"},
+		Programs:    []string{"gemini"},
+		Packages:    []string{"@google/gemini-cli"}},
 	{ID: "cursor", Display: "Cursor Agent", Detected: true,
+		Resume: &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"cursor-agent", "cursor-cli"},
 		Programs:  []string{"cursor-agent"},
 		PathHints: []string{"/cursor-agent/"}},
 	{ID: "opencode", Display: "OpenCode", Detected: true,
+		Resume: &Resume{Program: "opencode", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"open-code", "opencode2", "opencode-ai"},
 		Programs: []string{"opencode", "opencode2"},
 		Packages: []string{"opencode-ai"}},
 	{ID: "kilo", Display: "Kilo Code", Detected: true,
+		Resume: &Resume{Program: "kilo", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kilo-code", "kilocode", "kilo code"},
 		Programs: []string{"kilo", "kilocode"},
 		Packages: []string{"@kilocode/cli"}},
 	{ID: "pi", Display: "pi", Detected: true,
+		Resume: &Resume{Program: "pi", Arg: "--session", File: true}, Integration: true,
 		Aliases:  []string{"pi-coding-agent"},
 		Programs: []string{"pi"},
 		Packages: []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
 	{ID: "omp", Display: "omp", Detected: true,
+		Resume: &Resume{Program: "omp", Arg: "--resume=", Glued: true, File: true}, Integration: true,
 		Aliases:  []string{"oh-my-pi"},
 		Programs: []string{"omp"},
 		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
 	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
+		Resume: &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
 		Packages: []string{"@github/copilot"}},
-	{ID: "kimi", Display: "Kimi", Detected: true,
+	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,
+		Resume: &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
 		Programs: []string{"kimi"},
 		Packages: []string{"kimi-cli", "kimi_cli"}},
@@ -70,6 +113,7 @@ var Known = []Agent{
 		Aliases:  []string{"kiro-cli"},
 		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
 	{ID: "droid", Display: "Droid", Detected: true,
+		Resume: &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"factory-droid"},
 		Programs: []string{"droid"},
 		Packages: []string{"@factory/cli"}},
@@ -78,14 +122,17 @@ var Known = []Agent{
 		Programs: []string{"amp"},
 		Packages: []string{"@sourcegraph/amp", "@ampcode/cli"}},
 	{ID: "grok", Display: "Grok", Detected: true,
+		Resume: &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"grok-build", "grok-cli"},
 		Programs: []string{"grok"},
 		Packages: []string{"@vibe-kit/grok-cli"}},
-	{ID: "hermes", Display: "Hermes", Detected: true,
+	{ID: "hermes", Display: "Hermes Agent", Detected: true,
+		Resume: &Resume{Program: "hermes", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"hermes-agent"},
 		Programs: []string{"hermes", "hermes-agent"},
 		Packages: []string{"hermes-agent", "hermes_cli"}},
-	{ID: "qodercli", Display: "Qoder", Detected: true,
+	{ID: "qodercli", Display: "Qoder CLI", Detected: true,
+		Resume: &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
 		Programs: []string{"qodercli", "qoderclicn"},
 		Packages: []string{"@qoder-ai/qodercli"}},
@@ -93,10 +140,12 @@ var Known = []Agent{
 		Aliases:  []string{"cline-cli"},
 		Programs: []string{"cline"},
 		Packages: []string{"cline"}},
-	{ID: "devin", Display: "Devin", Detected: true,
+	{ID: "devin", Display: "Devin CLI", Detected: true,
+		Resume: &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"devin-cli", "devin cli"},
 		Programs: []string{"devin"}},
 	{ID: "agy", Display: "Antigravity", Detected: true,
+		Resume:   &Resume{Program: "agy", Arg: "--conversation"},
 		Aliases:  []string{"antigravity", "antigravity-cli"},
 		Programs: []string{"agy", "antigravity-cli"}},
 	{ID: "muse", Display: "Muse Code", Detected: true,
@@ -109,12 +158,23 @@ var Known = []Agent{
 	{ID: "goose", Display: "Goose", Detected: true,
 		Aliases:  []string{"goose-cli"},
 		Programs: []string{"goose"}},
+	// Qwen Code runs as node --expose-gc …/@qwen-code/qwen-code/cli.js, which starts node again.
+	{ID: "qwen", Display: "Qwen Code", Detected: true,
+		Aliases:  []string{"qwen-code", "qwen_code", "qwencode"},
+		Programs: []string{"qwen"},
+		Packages: []string{"@qwen-code/qwen-code"}},
+	{ID: "auggie", Display: "Auggie", Detected: true,
+		Aliases:  []string{"augment", "augment-code", "augmentcode", "auggie-cli"},
+		Programs: []string{"auggie"},
+		Packages: []string{"@augmentcode/auggie"}},
 
 	// Known only from their own reports (the seed): a pane running one of them is a plain pane
 	// until it reports.
 	{ID: "crush", Display: "Crush", Aliases: []string{"charm-crush"}},
 	{ID: "command-code", Display: "Command Code", Aliases: []string{"commandcode", "command_code", "command code"}},
 	{ID: "prime", Display: "Prime Agent", Aliases: []string{"prime-agent", "primeagent", "prime agent"}},
+	{ID: "mastracode", Display: "Mastra Code", Aliases: []string{"mastra-code", "mastra code", "mastra"},
+		Resume: &Resume{Program: "mastracode", Arg: "--thread"}},
 }
 
 var byName = func() map[string]*Agent {

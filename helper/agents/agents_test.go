@@ -93,3 +93,25 @@ func TestByPackageAndPath(t *testing.T) {
 		t.Error("ByPath matched a plain path")
 	}
 }
+
+func TestResumeArgv(t *testing.T) {
+	tests := []struct {
+		r        Resume
+		id, file string
+		want     string
+	}{
+		{Resume{Program: "claude", Arg: "--resume"}, "abc", "", "claude --resume abc"},
+		{Resume{Program: "codex", Arg: "resume"}, "abc", "/f", "codex resume abc"},
+		{Resume{Program: "copilot", Arg: "--resume=", Glued: true}, "abc", "", "copilot --resume=abc"},
+		// pi and omp take their session file when there is one, else the id.
+		{Resume{Program: "pi", Arg: "--session", File: true}, "abc", "/s/a.jsonl", "pi --session /s/a.jsonl"},
+		{Resume{Program: "pi", Arg: "--session", File: true}, "abc", "", "pi --session abc"},
+		{Resume{Program: "omp", Arg: "--resume=", Glued: true, File: true}, "", "/s/a.jsonl", "omp --resume=/s/a.jsonl"},
+		{Resume{Program: "claude", Arg: "--resume"}, "", "/f", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(tt.r.Argv(tt.id, tt.file), " "); got != tt.want {
+			t.Errorf("%+v (%q, %q) = %q, want %q", tt.r, tt.id, tt.file, got, tt.want)
+		}
+	}
+}

@@ -30,6 +30,8 @@ func newHookCommand(f *Factory, runF func(*hookOptions) error) *cli.Command {
 		Usage:     "what taw's tmux hooks run: wake the watcher and clean up after closed panes",
 		ArgsUsage: "<event> [<pane>]",
 		Hidden:    true,
+		// The agents' hooks: see verb_hook_report.go.
+		Subcommands: []*cli.Command{newHookReportCommand(f, nil)},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
 			if len(positional) < 1 || len(positional) > 2 {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/integrations"
@@ -85,7 +87,9 @@ func integrationManager(f *Factory) (*integration.Manager, error) {
 		return nil, Errorf(CodeIntegrationIO, "$HOME is not set: taw finds the agents' config folders under it")
 	}
 	env := integration.Env{Getenv: f.Getenv, Home: home}
-	return &integration.Manager{Env: env, Sources: integrations.FS, StateDir: integration.StateDirFor(env)}, nil
+	// The hooks run this taw by its absolute path, so they need no taw on PATH.
+	bin, _ := tawBinary(f)
+	return &integration.Manager{Env: env, Sources: integrations.FS, StateDir: integration.StateDirFor(env), TawBin: bin}, nil
 }
 
 func integrationRun(f *Factory, opts *integrationOptions) error {
@@ -242,10 +246,59 @@ type integrationStatusView struct {
 	OnPath    *string  `json:"on_path"`
 	Notes     []string `json:"notes"`
 	Error     *string  `json:"error"`
+	// Reach is how the installed hook finds taw: installed (the path the install wrote into
+	// it), server (the tmux server's @agent-wizard-bin), path (taw on PATH) or none; null when
+	// nothing is installed. Taw is the binary it finds.
+	Reach *string `json:"reach"`
+	Taw   *string `json:"taw"`
+}
+
+// Ways a hook finds taw, in the order it tries them.
+const (
+	reachInstalled = "installed"
+	reachServer    = "server"
+	reachPath      = "path"
+	reachNone      = "none"
+)
+
+// hookReach says how an installed hook or plugin finds taw, the way its own code does: the taw
+// that installed it, else the tmux server's @agent-wizard-bin, else taw on PATH.
+func hookReach(f *Factory, installed string, serverBin func() string) (string, string) {
+	if isExecutable(installed) {
+		return reachInstalled, installed
+	}
+	if bin := serverBin(); bin != "" && isExecutable(bin) {
+		return reachServer, bin
+	}
+	if p, err := f.LookPath("taw"); err == nil {
+		return reachPath, p
+	}
+	return reachNone, ""
+}
+
+func isExecutable(path string) bool {
+	if path == "" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 func integrationStatus(f *Factory, m *integration.Manager, targets []*integration.Target, asJSON bool) error {
 	views := make([]integrationStatusView, 0, len(targets))
+	// The server's @agent-wizard-bin is asked for once, and only when a hook needs it.
+	asked, server := false, ""
+	serverBin := func() string {
+		if !asked {
+			asked = true
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if out, err := f.Tmux().Output(ctx, "show-options", "-gqv", "@agent-wizard-bin"); err == nil {
+				server = strings.TrimSpace(out)
+			}
+		}
+		return server
+	}
 	for _, t := range targets {
 		st, err := m.Status(t)
 		v := integrationStatusView{Agent: t.ID, Name: t.Name, State: st.State, Installed: nullable(st.Installed),
@@ -260,33 +313,55 @@ func integrationStatus(f *Factory, m *integration.Manager, targets []*integratio
 			msg := err.Error()
 			v.Error = &msg
 		}
+		if st.State != integration.StateNotInstalled {
+			how, bin := hookReach(f, st.Bin, serverBin)
+			v.Reach, v.Taw = &how, nullable(bin)
+			if how == reachNone {
+				self, _ := tawBinary(f)
+				v.Notes = append(v.Notes, fmt.Sprintf("its hook cannot reach taw (%s is gone, the tmux server names no @agent-wizard-bin and taw is not on PATH): run %s integration install %s again, or put taw on PATH", or(nullable(st.Bin)), self, t.ID))
+			}
+		}
 		views = append(views, v)
 	}
 	if asJSON {
 		return writeJSONLine(f.IO.Out, views)
 	}
-	or := func(s *string) string {
-		if s == nil {
-			return "-"
-		}
-		return *s
-	}
 	if !f.IO.StdoutTTY {
 		for _, v := range views {
-			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", v.Agent, v.State, or(v.Installed), v.Current, v.Dir)
+			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Agent, v.State, or(v.Installed), v.Current, v.Dir, or(v.Reach))
 		}
 		return nil
 	}
 	w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "AGENT\tSTATE\tINSTALLED\tCURRENT\tFOLDER")
+	fmt.Fprintln(w, "AGENT\tSTATE\tINSTALLED\tCURRENT\tREACHES TAW\tFOLDER")
 	for _, v := range views {
 		state := v.State
 		if v.Error != nil {
 			state += " (" + *v.Error + ")"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", v.Agent, state, or(v.Installed), v.Current, v.Dir)
+		reach := or(v.Reach)
+		if v.Taw != nil {
+			reach += " (" + *v.Taw + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Agent, state, or(v.Installed), v.Current, reach, v.Dir)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, v := range views {
+		for _, n := range v.Notes {
+			fmt.Fprintf(f.IO.Out, "%s: note: %s\n", v.Agent, n)
+		}
+	}
+	return nil
+}
+
+// or is a nullable string for a table cell, "-" for none.
+func or(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
 }
 
 type herdrEnvOptions struct {

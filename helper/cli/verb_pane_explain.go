@@ -60,7 +60,7 @@ type explainView struct {
 	SeqBook   []explainSeq     `json:"seq_book"`
 	Restored  *int64           `json:"restored"`
 	Process   explainProcess   `json:"process"`
-	Screen    *explainScreen   `json:"screen"`
+	Screen    *screenView      `json:"screen"`
 	Next      explainNextState `json:"next_look"`
 }
 
@@ -96,6 +96,7 @@ type explainProc struct {
 	PGID int      `json:"pgid"`
 	Comm string   `json:"comm"`
 	Argv []string `json:"argv"`
+	Exe  *string  `json:"exe"` // the real executable, through links
 	Hint *string  `json:"agent_hint"`
 }
 
@@ -107,15 +108,6 @@ type explainProcess struct {
 	Agent    *string       `json:"agent"`
 	Why      string        `json:"why"`
 	Error    *string       `json:"error"`
-}
-
-type explainScreen struct {
-	Agent    string  `json:"agent"`
-	Rules    *string `json:"rules"`
-	State    *string `json:"state"`
-	Rule     *string `json:"rule"`
-	Region   *string `json:"region"`
-	Evidence *string `json:"evidence"`
 }
 
 type explainNextState struct {
@@ -183,8 +175,7 @@ func newExplainView(e *watch.Explanation) explainView {
 		v.Process.Group = append(v.Process.Group, newExplainProc(g))
 	}
 	if s := e.Screen; s != nil {
-		v.Screen = &explainScreen{Agent: s.Agent, Rules: nullable(s.Rules), State: nullable(s.Verdict.State),
-			Rule: nullable(s.Verdict.RuleID), Region: nullable(s.Verdict.Region), Evidence: nullable(s.Verdict.Evidence)}
+		v.Screen = newScreenView(s.Explanation)
 	}
 	na, ns := e.Next.Record.Effective()
 	v.Next = explainNextState{Agent: nullable(na), State: nullable(ns), Cleared: e.Next.Gone, Why: e.Next.Why}
@@ -201,7 +192,7 @@ func shownState(e *watch.Explanation) string {
 }
 
 func newExplainProc(p procinfo.Proc) explainProc {
-	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv}
+	ep := explainProc{PID: p.PID, PGID: p.PGID, Comm: p.Comm, Argv: p.Argv, Exe: nullable(p.Exe)}
 	if ep.Argv == nil {
 		ep.Argv = []string{}
 	}
@@ -278,18 +269,7 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 		line("  because: %s", p.Why)
 	}
 	if s := e.Screen; s != nil {
-		rules := s.Rules
-		if rules == "" {
-			rules = "no rules"
-		}
-		line("screen: %s (%s)", s.Agent, rules)
-		line("  state: %s by rule %s", orDash(s.Verdict.State), orDash(s.Verdict.RuleID))
-		if s.Verdict.Region != "" {
-			line("  region: %s", s.Verdict.Region)
-		}
-		if s.Verdict.Evidence != "" {
-			line("  matched: %q", s.Verdict.Evidence)
-		}
+		writeScreenText(&b, s.Explanation)
 	} else {
 		line("screen: not read (no detected agent in front)")
 	}
@@ -302,7 +282,7 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 		next += " (clears the agent)"
 	}
 	line("next look: %s: %s", next, e.Next.Why)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, visibleText(b.String()))
 	return err
 }
 

@@ -2,14 +2,40 @@ package detect
 
 import "github.com/taw-tmux/taw/helper/report"
 
-// Step is one rule's outcome on a screen, for taw pane explain and for people writing rules.
+// Explanation is how an agent's rules read one screen: the verdict Classify gives, and every rule
+// in the order Classify tries them with whether it matched. It is what taw pane explain and taw
+// detect print.
+type Explanation struct {
+	Agent   string
+	Rules   string // where the rules came from ("embedded rules/claude.toml", an override's path); "" for none
+	Verdict Verdict
+	Steps   []Step
+}
+
+// Step is one rule's outcome on the screen.
 type Step struct {
 	RuleID   string
 	State    string
 	Priority int
 	Region   string
 	Matched  bool
+	// Decided: this rule gave the verdict. A rule tried after it may match too; it lost on
+	// priority (or on its place in the file).
+	Decided  bool
 	Evidence string
+}
+
+// Explain reads agentID's screen as Classify does, keeping every rule's outcome.
+func (rs *Rules) Explain(agentID string, s Screen) Explanation {
+	e := Explanation{Agent: agentID}
+	set := rs.Set(agentID)
+	if set == nil {
+		e.Verdict = rs.Classify(agentID, s) // idle for a detected agent without rules
+		return e
+	}
+	e.Rules = set.Source
+	e.Verdict, e.Steps = set.Explain(s)
+	return e
 }
 
 // Explain runs every rule of the set on a screen, in the order Classify tries them (highest
@@ -21,11 +47,12 @@ func (set *RuleSet) Explain(s Screen) (Verdict, []Step) {
 	steps := make([]Step, 0, len(set.rules))
 	for _, r := range set.rules {
 		ok, ev := r.match.eval(v, r.region)
-		steps = append(steps, Step{RuleID: r.id, State: r.state, Priority: r.priority, Region: r.region.String(), Matched: ok, Evidence: clip(ev)})
+		step := Step{RuleID: r.id, State: r.state, Priority: r.priority, Region: r.region.String(), Matched: ok, Evidence: clip(ev)}
 		if ok && !decided {
-			decided = true
+			decided, step.Decided = true, true
 			verdict = Verdict{State: r.state, RuleID: r.id, Region: r.region.String(), Evidence: clip(ev)}
 		}
+		steps = append(steps, step)
 	}
 	return verdict, steps
 }

@@ -19,9 +19,12 @@ const maxUnwrap = 6
 //
 // An agent hint in the environment (TAW_AGENT, then HERDR_AGENT) wins, since wrappers and
 // sandboxes set it precisely because the process names say nothing. Otherwise the group leader
-// is tried first, its launchers unwrapped (node, bun, deno, python, uv, npx, pnpm dlx, shells),
-// and then the other members, which catches a wrapper whose child is the agent. Agents that are
-// only known from their own reports are never named here.
+// is tried first, its launchers unwrapped (node and its flags, bun, deno, python, uv, uvx, npx
+// and npm exec, bunx, pnpm dlx, sh -c, env, nohup, timeout), and then the other members, which
+// catches a wrapper whose child is the agent. A process title that holds a whole command line
+// (npm exec sets one) is read as words, and a native binary is also named by the npm package its
+// executable sits in, a platform build included (@github/copilot-linux-x64). Agents that are only
+// known from their own reports are never named here.
 func Identify(leader procinfo.Proc, group []procinfo.Proc) (agentID string, why string) {
 	procs := append([]procinfo.Proc{leader}, group...)
 	seen := map[int]bool{}
@@ -51,6 +54,20 @@ func Identify(leader procinfo.Proc, group []procinfo.Proc) (agentID string, why 
 		}
 		if a, how := fromArgv(argv, 0); a != nil {
 			return a.ID, fmt.Sprintf("pid %d: %s", p.PID, how)
+		}
+		// A process that set its title ("npm exec @qwen-code/qwen-code") has its whole command
+		// line in one word: read the words.
+		if len(argv) == 1 && strings.Contains(argv[0], " ") {
+			if a, how := fromArgv(strings.Fields(argv[0]), 0); a != nil {
+				return a.ID, fmt.Sprintf("pid %d: %s (process title)", p.PID, how)
+			}
+		}
+		// The executable's real path: a native binary started through a link (node_modules/.bin)
+		// sits in its package's folder.
+		if p.Exe != "" && p.Exe != argv[0] {
+			if a, how := fromPath(p.Exe); a != nil {
+				return a.ID, fmt.Sprintf("pid %d: %s (executable)", p.PID, how)
+			}
 		}
 		// A runtime started under another name (exec -a, a symlink to a bundled node) is still
 		// a runtime: read its arguments as the runtime's.
@@ -130,8 +147,10 @@ func fromArgv(argv []string, depth int) (*agents.Agent, string) {
 		inner = skipFlags(rest)
 	case name == "nohup" || name == "setsid" || name == "exec":
 		inner = rest
+	case name == "timeout":
+		inner = timeoutCommand(rest)
 	default:
-		if a, ok := agents.ByProgram(name); ok {
+		if a, ok := byProgram(name); ok {
 			return a, fmt.Sprintf("program %q", name)
 		}
 		return nil, ""
@@ -163,8 +182,56 @@ func fromPath(p string) (*agents.Agent, string) {
 		if a, ok := agents.ByPackage(pkg); ok {
 			return a, fmt.Sprintf("package %q in %s", pkg, p)
 		}
+		// A native build ships as a package of its own per platform (@github/copilot-linux-x64
+		// beside @github/copilot).
+		if base := withoutPlatform(pkg); base != pkg {
+			if a, ok := agents.ByPackage(base); ok {
+				return a, fmt.Sprintf("package %q (a build of %s) in %s", pkg, base, p)
+			}
+		}
 	}
 	return nil, ""
+}
+
+// byProgram is agents.ByProgram, also for a program named after its platform build
+// (copilot-linux-x64).
+func byProgram(name string) (*agents.Agent, bool) {
+	if a, ok := agents.ByProgram(name); ok {
+		return a, true
+	}
+	if base := withoutPlatform(name); base != name {
+		return agents.ByProgram(base)
+	}
+	return nil, false
+}
+
+var platformRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-(linux|darwin|macos|win32|windows|freebsd|android)-(x64|x86_64|amd64|arm64|aarch64|ia32|x86|arm)(-(musl|gnu|msvc|baseline))*$`)
+})
+
+// withoutPlatform drops a platform suffix such as -linux-x64 or -darwin-arm64-musl.
+func withoutPlatform(name string) string {
+	if loc := platformRE().FindStringIndex(name); loc != nil && loc[0] > 0 {
+		return name[:loc[0]]
+	}
+	return name
+}
+
+// timeoutCommand is the command of "timeout [flags] duration command…".
+func timeoutCommand(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-s" || a == "-k" || a == "--signal" || a == "--kill-after":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if i+1 < len(args) {
+				return args[i+1:] // args[i] is the duration
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // fromScript names the agent a runtime's script argument belongs to.
@@ -172,7 +239,7 @@ func fromScript(script string) (*agents.Agent, string) {
 	if a, how := fromPath(script); a != nil {
 		return a, how
 	}
-	if a, ok := agents.ByProgram(progName(script)); ok {
+	if a, ok := byProgram(progName(script)); ok {
 		return a, fmt.Sprintf("script %s", script)
 	}
 	return nil, ""

@@ -121,6 +121,50 @@ func TestIdentify(t *testing.T) {
 			group: []procinfo.Proc{withEnv(procinfo.Proc{PID: 11, PGID: 10, Comm: "x", Argv: []string{"x"}}, "TAW_AGENT", "muse")}, want: "muse"},
 		{name: "unknown hint ignored", leader: withEnv(proc(10, "claude", "claude"), "TAW_AGENT", "my-bot"), want: "claude"},
 
+		// Launch forms as the real programs show them in a pane (procfs read back from a tmux
+		// pane running each one from its npm install folder).
+		{name: "copilot native binary run directly", leader: procinfo.Proc{PID: 10, PGID: 10, Comm: "MainThread",
+			Argv: []string{"/c/node_modules/.bin/copilot-linux-x64"}, Exe: "/c/node_modules/@github/copilot-linux-x64/copilot"},
+			want: "copilot", why: "copilot-linux-x64"},
+		{name: "copilot native binary, exe only", leader: procinfo.Proc{PID: 10, PGID: 10, Comm: "MainThread",
+			Argv: []string{"copilot-x"}, Exe: "/c/node_modules/@github/copilot-linux-x64/copilot"},
+			want: "copilot", why: "a build of @github/copilot"},
+		{name: "copilot binary by package path", leader: proc(10, "MainThread", "/c/node_modules/@github/copilot-linux-x64/copilot"), want: "copilot"},
+		{name: "copilot darwin build", leader: proc(10, "MainThread", "/c/node_modules/@github/copilot-darwin-arm64/copilot-bin"), want: "copilot"},
+		{name: "qwen bin script", leader: proc(10, "node", "node", "/q/node_modules/.bin/qwen"), want: "qwen"},
+		{name: "qwen relaunch", leader: proc(10, "node", "/usr/bin/node", "--expose-gc", "/q/node_modules/@qwen-code/qwen-code/cli.js"), want: "qwen", why: "@qwen-code/qwen-code"},
+		{name: "auggie", leader: proc(10, "node", "node", "/a/node_modules/.bin/auggie"), want: "auggie"},
+		{name: "auggie package", leader: proc(10, "node", "node", "/a/node_modules/@augmentcode/auggie/augment.mjs"), want: "auggie"},
+		// npm exec sets its process title: the whole command line is one word.
+		{name: "npx title", leader: proc(10, "npm exec auggie", "npm exec auggie"), want: "auggie", why: "process title"},
+		{name: "npm exec title package", leader: proc(10, "npm exec @qwen-", "npm exec @qwen-code/qwen-code"), want: "qwen"},
+		{name: "npx title, agent later in the group", leader: proc(10, "npm exec cowsay", "npm exec cowsay"),
+			group: []procinfo.Proc{proc(10, "npm exec cowsay", "npm exec cowsay"),
+				{PID: 11, PPID: 10, PGID: 10, Comm: "sh", Argv: []string{"sh", "-c", "claude"}}},
+			want: "claude", why: "pid 11"},
+		{name: "npx title unknown", leader: proc(10, "npm exec cowsay", "npm exec cowsay hi"), want: ""},
+		{name: "pnpm dlx title", leader: proc(10, "node", "pnpm dlx @openai/codex"), want: "codex"},
+		{name: "bunx path", leader: proc(10, "bun", "/home/a/.bun/bin/bunx", "@google/gemini-cli@latest"), want: "gemini"},
+		{name: "uvx", leader: proc(10, "uvx", "uvx", "kimi-cli"), want: "kimi"},
+		{name: "bash -c, agent started later", leader: proc(10, "bash", "bash", "-c", "sleep 3; claude"),
+			group: []procinfo.Proc{proc(10, "bash", "bash", "-c", "sleep 3; claude"),
+				{PID: 11, PPID: 10, PGID: 10, Comm: "claude", Argv: []string{"claude"}}},
+			want: "claude", why: "pid 11"},
+		{name: "env", leader: proc(10, "env", "env", "DISABLE_AUTOUPDATER=1", "claude"), want: "claude"},
+		{name: "nohup node", leader: proc(10, "nohup", "nohup", "node", "/q/node_modules/@qwen-code/qwen-code/cli.js"), want: "qwen"},
+		{name: "timeout", leader: proc(10, "timeout", "timeout", "1h", "codex"), want: "codex"},
+		{name: "timeout with signal", leader: proc(10, "timeout", "timeout", "-s", "INT", "-k", "5s", "30m", "gemini", "-p", "hi"), want: "gemini"},
+		{name: "timeout alone", leader: proc(10, "timeout", "timeout", "5"), want: ""},
+		{name: "node with flags", leader: proc(10, "node", "node", "--no-warnings", "--max-old-space-size=4096", "-r", "/x/hook.js", "/l/node_modules/@anthropic-ai/claude-code/cli.js"), want: "claude"},
+		{name: "nice", leader: proc(10, "nice", "nice", "-n", "5", "aider"), want: "aider"},
+		{name: "stdbuf", leader: proc(10, "stdbuf", "stdbuf", "-oL", "goose", "session"), want: "goose"},
+		{name: "setsid", leader: proc(10, "setsid", "setsid", "opencode"), want: "opencode"},
+		{name: "yarn dlx", leader: proc(10, "node", "yarn", "dlx", "@openai/codex"), want: "codex"},
+		{name: "pnpx", leader: proc(10, "node", "pnpx", "@qwen-code/qwen-code"), want: "qwen"},
+		{name: "tsx", leader: proc(10, "node", "tsx", "/l/node_modules/@mariozechner/pi-coding-agent/src/cli.ts"), want: "pi"},
+		{name: "uv tool run by package", leader: proc(10, "uv", "uv", "tool", "run", "aider-chat"), want: "aider"},
+		{name: "platform suffix only at the end", leader: proc(10, "linux-x64", "/opt/linux-x64"), want: ""},
+
 		// Report-only agents never come from a process or a hint.
 		{name: "crush", leader: proc(10, "crush", "crush"), want: ""},
 		{name: "crush npm", leader: proc(10, "node", "node", "/usr/lib/node_modules/@charmland/crush/bin/crush.js"), want: ""},
@@ -158,6 +202,23 @@ func TestStripVersion(t *testing.T) {
 	} {
 		if got := stripVersion(in); got != want {
 			t.Errorf("stripVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWithoutPlatform(t *testing.T) {
+	for in, want := range map[string]string{
+		"@github/copilot-linux-x64":     "@github/copilot",
+		"copilot-darwin-arm64":          "copilot",
+		"@kilocode/cli-linux-x64-musl":  "@kilocode/cli",
+		"@factory/cli-linux-x64":        "@factory/cli",
+		"opencode-windows-x64-baseline": "opencode",
+		"copilot":                       "copilot",
+		"-linux-x64":                    "-linux-x64", // nothing before the suffix
+		"linux-x64-tools":               "linux-x64-tools",
+	} {
+		if got := withoutPlatform(in); got != want {
+			t.Errorf("withoutPlatform(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -28,6 +28,23 @@ type Manager struct {
 	// StateDir is taw's own folder for backups of the configs it changes and the list of configs
 	// it created: $XDG_STATE_HOME/taw/integrations.
 	StateDir string
+	// TawBin is the absolute path of the taw that installs: the hooks and plugins run it
+	// without needing taw on PATH.
+	TawBin string
+}
+
+// binPlaceholder is where a hook or plugin source takes the installing taw's path.
+const binPlaceholder = "__TAW_BIN__"
+
+// embeddableBin is the path as the installed files hold it: inside single quotes in sh and
+// double quotes in JavaScript and Python, so a path with a quote, a backslash, a dollar or a
+// control character is left out (the hooks then look for taw elsewhere).
+func embeddableBin(path string) string {
+	if path == "" || !filepath.IsAbs(path) || strings.ContainsAny(path, "'\"\\$`") ||
+		strings.IndexFunc(path, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return ""
+	}
+	return path
 }
 
 // StateDirFor is where taw keeps its integration backups.
@@ -59,7 +76,14 @@ type Status struct {
 	Current   string   // the version this taw installs
 	Files     []string // what install writes and edits, absolute
 	Notes     []string
+	// Bin is the taw the installed hook or plugin runs first (the one that installed it), ""
+	// when it names none.
+	Bin string
 }
+
+var installedBin = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`['"]([^'"\n]*)['"][^\n]*taw-installed-bin`)
+})
 
 // Result is what an install or uninstall changed.
 type Result struct {
@@ -100,6 +124,7 @@ func (m *Manager) render(src string) ([]byte, error) {
 		}
 		return inc
 	})
+	out = bytes.ReplaceAll(out, []byte(binPlaceholder), []byte(embeddableBin(m.TawBin)))
 	return out, firstErr
 }
 
@@ -160,6 +185,16 @@ func (m *Manager) plan(t *Target, remove bool) (Paths, []change, error) {
 			}
 		}
 		changes = append(changes, c)
+	}
+	for _, rel := range t.Obsolete {
+		c := change{path: filepath.Join(p.Dir, rel), rel: rel, remove: true, ownDir: true}
+		var err error
+		if c.old, c.exists, err = readMaybe(c.path); err != nil {
+			return p, nil, err
+		}
+		if c.exists {
+			changes = append(changes, c)
+		}
 	}
 	created := m.createdConfigs(t)
 	for _, cfg := range t.Configs {
@@ -249,9 +284,15 @@ func (m *Manager) Install(t *Target) (*Result, error) {
 				return res, err
 			}
 		}
+		if c.remove && c.ownDir {
+			_ = os.Remove(filepath.Dir(c.path)) // only when empty
+		}
 		res.Changed = append(res.Changed, c.path)
 	}
 	res.Notes = m.notes(t, p)
+	if len(res.Changed) > 0 && t.InstallNote != "" {
+		res.Notes = append(res.Notes, t.InstallNote)
+	}
 	return res, nil
 }
 
@@ -331,6 +372,9 @@ func (m *Manager) Status(t *Target) (*Status, error) {
 		st.Installed = "unknown"
 		if v := versionMark().FindSubmatch(b); v != nil {
 			st.Installed = string(v[1])
+		}
+		if v := installedBin().FindSubmatch(b); v != nil && string(v[1]) != binPlaceholder {
+			st.Bin = string(v[1])
 		}
 	}
 	if err != nil {

@@ -3,6 +3,8 @@ package integration
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/taw-tmux/taw/helper/agents"
 )
 
 // Env is what the targets read to find each agent's config folder.
@@ -47,6 +49,11 @@ type Target struct {
 	Files  []File
 	// Configs are the agent's own files taw registers its entries in.
 	Configs []Config
+	// Obsolete are files an earlier taw installed where this one installs nothing: install and
+	// uninstall remove them (and their folder, when it is left empty).
+	Obsolete []string
+	// InstallNote, when set, is told to the person after an install that changed something.
+	InstallNote string
 }
 
 // File is one file taw writes into the agent's folder.
@@ -96,19 +103,19 @@ func groupedHooks(events []string, timeout int) (func([]byte, Paths) ([]byte, er
 		}
 }
 
-func hookTarget(id, name string, programs, dirEnv []string, dir func(Env) string, script, config string, events []string, timeout int) Target {
+func hookTarget(id string, dirEnv []string, dir func(Env) string, script, config string, events []string, timeout int) Target {
 	install, remove := groupedHooks(events, timeout)
 	return Target{
-		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		ID: id, DirEnv: dirEnv, Dir: dir,
 		Files:   []File{{Path: script, Source: id + "/" + hookScript, Exec: true}},
 		Configs: []Config{{Path: config, Install: install, Remove: remove}},
 	}
 }
 
 // selfContained is a hook file of taw's own in a folder the agent reads every file of.
-func selfContained(id, name string, programs, dirEnv []string, dir func(Env) string, gen func(Paths) []byte) Target {
+func selfContained(id string, dirEnv []string, dir func(Env) string, gen func(Paths) []byte) Target {
 	return Target{
-		ID: id, Name: name, Programs: programs, DirEnv: dirEnv, Dir: dir,
+		ID: id, DirEnv: dirEnv, Dir: dir,
 		Files: []File{
 			{Path: "hooks/" + hookScript, Source: id + "/" + hookScript, Exec: true},
 			{Path: "hooks/taw-agent-state.json", Generate: gen},
@@ -117,16 +124,20 @@ func selfContained(id, name string, programs, dirEnv []string, dir func(Env) str
 }
 
 var (
-	claudeEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "SessionEnd"}
-	codexEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"}
-	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "notification", "agentStop", "sessionEnd"}
-	cursorEvents  = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
-	droidEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop", "SessionEnd"}
-	geminiEvents  = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
-	grokEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	kimiEvents    = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
-	qoderEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	devinEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
+	claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+		"PermissionRequest", "PermissionDenied", "Notification", "SubagentStart", "SubagentStop", "PreCompact",
+		"PostCompact", "Stop", "StopFailure", "SessionEnd"}
+	codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+		"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"}
+	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
+		"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"}
+	cursorEvents = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
+	droidEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"}
+	geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
+	grokEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	kimiEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
+	qoderEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
+	devinEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
 )
 
 func ompDir(e Env) string {
@@ -140,34 +151,46 @@ func ompDir(e Env) string {
 }
 
 // Targets is every agent taw integrates with, in the order status lists them.
-var Targets = []Target{
-	hookTarget("claude", "Claude Code", []string{"claude"}, []string{"CLAUDE_CONFIG_DIR"},
+var Targets = fromCatalogue([]Target{
+	hookTarget("claude", []string{"CLAUDE_CONFIG_DIR"},
 		func(e Env) string { return firstEnv(e, ".claude", "CLAUDE_CONFIG_DIR") },
 		"hooks/"+hookScript, "settings.json", claudeEvents, 10),
 	func() Target {
-		t := hookTarget("codex", "Codex", []string{"codex"}, []string{"CODEX_HOME"},
+		t := hookTarget("codex", []string{"CODEX_HOME"},
 			func(e Env) string { return firstEnv(e, ".codex", "CODEX_HOME") },
 			hookScript, "hooks.json", codexEvents, 10)
 		t.Configs = append(t.Configs, Config{
 			Path: "config.toml",
+			// Codex runs hooks by default; [features] hooks says so for any older default. The
+			// codex_hooks line an earlier taw added goes: Codex warns at every start while it is
+			// there.
 			Install: func(doc []byte, _ Paths) ([]byte, error) {
-				out, _, err := EnableTOMLFeature(doc, "codex_hooks")
+				doc, err := RemoveTaggedLines(doc)
+				if err != nil {
+					return nil, err
+				}
+				out, _, err := EnableTOMLFeature(doc, "hooks")
 				return out, err
 			},
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTaggedLines(doc) },
 			Note: func(doc []byte) string {
-				if _, other, err := EnableTOMLFeature(doc, "codex_hooks"); err == nil && other {
-					return "config.toml sets [features] codex_hooks to something other than true: Codex runs no hooks until it is true"
+				var notes []string
+				if _, other, err := EnableTOMLFeature(doc, "hooks"); err == nil && other {
+					notes = append(notes, "config.toml sets [features] hooks to something other than true: Codex runs no hooks until it is true")
 				}
-				return ""
+				if m, err := decodeTOML(doc); err == nil && hasFeature(m, "codex_hooks") {
+					notes = append(notes, "config.toml still sets the deprecated [features] codex_hooks, which Codex warns about at every start: remove that line")
+				}
+				return strings.Join(notes, "; ")
 			},
 		})
+		t.InstallNote = "Codex runs new or changed hooks only once you trust them: at Codex's next start, accept taw's hooks in the dialog it shows (or review them with /hooks)"
 		return t
 	}(),
-	selfContained("copilot", "GitHub Copilot CLI", []string{"copilot"}, []string{"COPILOT_HOME"},
+	selfContained("copilot", []string{"COPILOT_HOME"},
 		func(e Env) string { return firstEnv(e, ".copilot", "COPILOT_HOME") }, copilotHookFile),
 	{
-		ID: "cursor", Name: "Cursor Agent", Programs: []string{"cursor-agent"}, DirEnv: []string{"CURSOR_CONFIG_DIR"},
+		ID: "cursor", DirEnv: []string{"CURSOR_CONFIG_DIR"},
 		Dir:   func(e Env) string { return firstEnv(e, ".cursor", "CURSOR_CONFIG_DIR") },
 		Files: []File{{Path: hookScript, Source: "cursor/" + hookScript, Exec: true}},
 		Configs: []Config{{
@@ -178,10 +201,10 @@ var Targets = []Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return removeCursorHooks(doc) },
 		}},
 	},
-	hookTarget("droid", "Droid", []string{"droid"}, nil,
+	hookTarget("droid", nil,
 		func(e Env) string { return filepath.Join(e.Home, ".factory") },
 		"hooks/"+hookScript, "settings.json", droidEvents, 10),
-	hookTarget("gemini", "Gemini CLI", []string{"gemini"}, []string{"GEMINI_CLI_HOME"},
+	hookTarget("gemini", []string{"GEMINI_CLI_HOME"},
 		func(e Env) string {
 			if d := e.get("GEMINI_CLI_HOME"); d != "" {
 				return filepath.Join(d, ".gemini")
@@ -189,10 +212,10 @@ var Targets = []Target{
 			return filepath.Join(e.Home, ".gemini")
 		},
 		"hooks/"+hookScript, "settings.json", geminiEvents, 10000), // Gemini's timeout is in milliseconds
-	selfContained("grok", "Grok", []string{"grok"}, []string{"GROK_CONFIG_DIR", "GROK_HOME"},
+	selfContained("grok", []string{"GROK_CONFIG_DIR", "GROK_HOME"},
 		func(e Env) string { return firstEnv(e, ".grok", "GROK_CONFIG_DIR", "GROK_HOME") }, grokHookFile),
 	{
-		ID: "kimi", Name: "Kimi Code CLI", Programs: []string{"kimi"}, DirEnv: []string{"KIMI_CODE_HOME"},
+		ID: "kimi", DirEnv: []string{"KIMI_CODE_HOME"},
 		Dir:   func(e Env) string { return firstEnv(e, ".kimi-code", "KIMI_CODE_HOME") },
 		Files: []File{{Path: "hooks/" + hookScript, Source: "kimi/" + hookScript, Exec: true}},
 		Configs: []Config{{
@@ -207,14 +230,14 @@ var Targets = []Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTOMLBlock(doc) },
 		}},
 	},
-	hookTarget("qodercli", "Qoder CLI", []string{"qodercli"}, []string{"QODER_CONFIG_DIR"},
+	hookTarget("qodercli", []string{"QODER_CONFIG_DIR"},
 		func(e Env) string { return firstEnv(e, ".qoder", "QODER_CONFIG_DIR") },
 		"hooks/"+hookScript, "settings.json", qoderEvents, 10),
-	hookTarget("devin", "Devin CLI", []string{"devin"}, []string{"XDG_CONFIG_HOME"},
+	hookTarget("devin", []string{"XDG_CONFIG_HOME"},
 		func(e Env) string { return filepath.Join(e.xdgConfig(), "devin") },
 		hookScript, "config.json", devinEvents, 0),
 	{
-		ID: "hermes", Name: "Hermes Agent", Programs: []string{"hermes"}, DirEnv: []string{"HERMES_HOME"},
+		ID: "hermes", DirEnv: []string{"HERMES_HOME"},
 		Dir: func(e Env) string { return firstEnv(e, ".hermes", "HERMES_HOME") },
 		Files: []File{
 			{Path: "plugins/taw-agent-state/__init__.py", Source: "hermes/__init__.py", OwnDir: true},
@@ -227,7 +250,7 @@ var Targets = []Target{
 		}},
 	},
 	{
-		ID: "opencode", Name: "OpenCode", Programs: []string{"opencode"}, DirEnv: []string{"OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		ID: "opencode", DirEnv: []string{"OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME"},
 		Dir: func(e Env) string {
 			if d := e.get("OPENCODE_CONFIG_DIR"); d != "" {
 				return d
@@ -235,13 +258,14 @@ var Targets = []Target{
 			return filepath.Join(e.xdgConfig(), "opencode")
 		},
 		Files: []File{
-			// The first plugin API loads every file in plugins/; the second, a folder per plugin.
+			// OpenCode loads {plugin,plugins}/*.{js,ts}, never a subfolder: both APIs' files sit there.
 			{Path: "plugins/taw-agent-state.js", Source: "opencode/v1/taw-agent-state.js"},
-			{Path: "plugins/taw-agent-state-v2/index.js", Source: "opencode/v2/index.js", OwnDir: true},
+			{Path: "plugins/taw-agent-state-v2.js", Source: "opencode/v2/index.js"},
 		},
+		Obsolete: []string{"plugins/taw-agent-state-v2/index.js"},
 	},
 	{
-		ID: "kilo", Name: "Kilo Code CLI", Programs: []string{"kilo", "kilocode"}, DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
+		ID: "kilo", DirEnv: []string{"KILO_CONFIG_DIR", "XDG_CONFIG_HOME"},
 		Dir: func(e Env) string {
 			if d := e.get("KILO_CONFIG_DIR"); d != "" {
 				return d
@@ -251,26 +275,33 @@ var Targets = []Target{
 		Files: []File{{Path: "plugin/taw-agent-state.js", Source: "kilo/taw-agent-state.js"}},
 	},
 	{
-		ID: "pi", Name: "pi", Programs: []string{"pi"}, DirEnv: []string{"PI_CODING_AGENT_DIR"},
+		ID: "pi", DirEnv: []string{"PI_CODING_AGENT_DIR"},
 		Dir:   func(e Env) string { return firstEnv(e, filepath.Join(".pi", "agent"), "PI_CODING_AGENT_DIR") },
 		Files: []File{{Path: "extensions/taw-agent-state.ts", Source: "pi/taw-agent-state.ts"}},
 	},
 	{
-		ID: "omp", Name: "omp (oh-my-pi)", Programs: []string{"omp"}, DirEnv: []string{"PI_CODING_AGENT_DIR", "PI_CONFIG_DIR"},
+		ID: "omp", DirEnv: []string{"PI_CODING_AGENT_DIR", "PI_CONFIG_DIR"},
 		Dir:   ompDir,
 		Files: []File{{Path: "extensions/taw-omp-agent-state.ts", Source: "omp/taw-agent-state.ts"}},
 	},
+})
+
+// fromCatalogue gives each target its agent's display name and program names from the agent
+// catalogue, where they are written once.
+func fromCatalogue(ts []Target) []Target {
+	for i := range ts {
+		a, ok := agents.Lookup(ts[i].ID)
+		if !ok || a.ID != ts[i].ID {
+			panic("integration target " + ts[i].ID + " is not an id of the agent catalogue")
+		}
+		ts[i].Name, ts[i].Programs = a.Display, a.Programs
+	}
+	return ts
 }
 
-// aliases are other names people give a target.
-var aliases = map[string]string{"qoder": "qodercli", "claude-code": "claude", "cursor-agent": "cursor", "kilocode": "kilo", "oh-my-pi": "omp"}
-
-// Lookup finds a target by its id or an alias.
+// Lookup finds a target by its agent's id or one of the agent's aliases.
 func Lookup(id string) (*Target, bool) {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if a, ok := aliases[id]; ok {
-		id = a
-	}
+	id = agents.Canonical(strings.ToLower(id))
 	for i := range Targets {
 		if Targets[i].ID == id {
 			return &Targets[i], true
@@ -330,4 +361,11 @@ func removeCursorHooks(doc []byte) ([]byte, error) {
 		return emptyDoc, nil
 	}
 	return out, err
+}
+
+// hasFeature says whether a decoded TOML config sets features.<key>.
+func hasFeature(m map[string]any, key string) bool {
+	table, _ := m["features"].(map[string]any)
+	_, set := table[key]
+	return set
 }

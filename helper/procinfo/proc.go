@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Proc is one process as taw sees it.
@@ -15,6 +14,26 @@ type Proc struct {
 	Comm            string
 	Argv            []string
 	Env             map[string]string // only the agent hints (HintVars); nil when none or unreadable
+	// Exe is the executable's real path (through symlinks such as node_modules/.bin), "" when
+	// unreadable: a native binary inside an npm package is named by the package it sits in.
+	Exe string
+	// Start is the process's start time in clock ticks after boot: with the pid, it tells a
+	// process from a later one that got the same pid.
+	Start uint64
+}
+
+// Mark is what one stat file says of the process in front of a pane: enough to see, at a cost of
+// one read, that the foreground group changed or that its leader ran another program (exec keeps
+// the pid and changes the name) or ended and its pid was taken again (a new start time).
+type Mark struct {
+	PID, PGID, TPGID int
+	Comm             string
+	Start            uint64
+}
+
+// MarkOf is the mark of a process read with Foreground.
+func MarkOf(p Proc) Mark {
+	return Mark{PID: p.PID, PGID: p.PGID, TPGID: p.TPGID, Comm: p.Comm, Start: p.Start}
 }
 
 // HintVars are the environment variables kept in Proc.Env: a wrapper or sandbox names the agent
@@ -30,6 +49,7 @@ type stat struct {
 	pid, ppid, pgid, tpgid int
 	tty                    uint64 // the controlling terminal's device number, 0 for none
 	comm                   string
+	start                  uint64
 }
 
 // parseStat reads a /proc/<pid>/stat line. comm is taken between the first "(" and the last ")"
@@ -44,18 +64,50 @@ func parseStat(b []byte) (stat, error) {
 	if err != nil {
 		return stat{}, fmt.Errorf("parse stat: bad pid in %q", truncate(b))
 	}
-	// After ") ": state ppid pgrp session tty_nr tpgid ...
-	f := strings.Fields(string(b[closing+1:]))
-	if len(f) < 6 {
-		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", len(f))
-	}
-	var n [4]int
-	for i, idx := range []int{1, 2, 5, 4} {
-		if n[i], err = strconv.Atoi(f[idx]); err != nil {
-			return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", idx+3, f[idx])
+	// After ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
+	// utime stime cutime cstime priority nice num_threads itrealvalue starttime ... The fields
+	// are walked in place: the watcher parses one of these per pane per look.
+	st := stat{pid: pid, comm: string(b[open+1 : closing])}
+	rest := b[closing+1:]
+	n := 0
+	for n <= 19 {
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\n') {
+			rest = rest[1:]
 		}
+		if len(rest) == 0 {
+			break
+		}
+		end := bytes.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		field := rest[:end]
+		rest = rest[end:]
+		switch n {
+		case 1, 2, 4, 5:
+			v, err := strconv.Atoi(string(field))
+			if err != nil {
+				return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", n+3, field)
+			}
+			switch n {
+			case 1:
+				st.ppid = v
+			case 2:
+				st.pgid = v
+			case 4:
+				st.tty = uint64(uint32(v))
+			default:
+				st.tpgid = v
+			}
+		case 19:
+			st.start, _ = strconv.ParseUint(string(field), 10, 64) // a start time of 0 only weakens the mark
+		}
+		n++
 	}
-	return stat{pid: pid, ppid: n[0], pgid: n[1], tpgid: n[2], tty: uint64(uint32(n[3])), comm: string(b[open+1 : closing])}, nil
+	if n < 6 {
+		return stat{}, fmt.Errorf("parse stat: %d fields after comm, want at least 6", n)
+	}
+	return st, nil
 }
 
 // parseCmdline splits /proc/<pid>/cmdline (NUL-separated, NUL-terminated) into argv. A process

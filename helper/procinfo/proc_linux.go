@@ -5,6 +5,7 @@ package procinfo
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -30,6 +31,16 @@ func ShellInFront(panePID int) (bool, int, error) {
 		return false, st.tpgid, fmt.Errorf("pane process %d: %w", panePID, ErrNoTerminal)
 	}
 	return st.tpgid == panePID, st.tpgid, nil
+}
+
+// ReadMark reads the mark of one process: one stat file. The watcher reads the mark of the
+// leader it last found in front of each pane at every look.
+func ReadMark(pid int) (Mark, error) {
+	st, err := readStat(pid)
+	if err != nil {
+		return Mark{}, err
+	}
+	return Mark{PID: st.pid, PGID: st.pgid, TPGID: st.tpgid, Comm: st.comm, Start: st.start}, nil
 }
 
 // Foreground returns the process group in front of the pane whose first process is panePID:
@@ -151,18 +162,38 @@ func scanGroup(pgid int) ([]stat, error) {
 	return out, nil
 }
 
+// readStat reads /proc/<pid>/stat with one read into a buffer on the stack (os.ReadFile would
+// add a stat(2) and a read that finds the end): it runs once per pane per look.
 func readStat(pid int) (stat, error) {
-	b, err := os.ReadFile(fmt.Sprintf("%s/%d/stat", procRoot, pid))
+	f, err := os.Open(procRoot + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+	}
+	defer f.Close()
+	// The kernel writes the whole line in one read.
+	var buf [1024]byte
+	n, err := f.Read(buf[:])
+	if err != nil && err != io.EOF {
+		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+	}
+	b := buf[:n]
+	if n == len(buf) { // a line longer than any kernel writes today: read the rest
+		more, err := io.ReadAll(f)
+		if err != nil {
+			return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+		}
+		b = append(b, more...)
 	}
 	return parseStat(b)
 }
 
-// readProc adds argv and the agent hints to a stat. Either may be unreadable (a process of
+// readProc adds argv, the executable's path and the agent hints to a stat. Either may be unreadable (a process of
 // another user hides its environment; a zombie has no cmdline): the Proc is still returned.
 func readProc(s stat) Proc {
-	p := Proc{PID: s.pid, PPID: s.ppid, PGID: s.pgid, TPGID: s.tpgid, Comm: s.comm}
+	p := Proc{PID: s.pid, PPID: s.ppid, PGID: s.pgid, TPGID: s.tpgid, Comm: s.comm, Start: s.start}
+	if exe, err := os.Readlink(fmt.Sprintf("%s/%d/exe", procRoot, s.pid)); err == nil {
+		p.Exe = strings.TrimSuffix(exe, " (deleted)")
+	}
 	if b, err := os.ReadFile(fmt.Sprintf("%s/%d/cmdline", procRoot, s.pid)); err == nil {
 		p.Argv = parseCmdline(b)
 	}

@@ -172,3 +172,69 @@ func BenchmarkShellInFront(b *testing.B) {
 		_, _, _ = ShellInFront(pid)
 	}
 }
+
+// exec keeps the pid: the mark tells it by the new name; the group and the start time stay.
+func TestMarkSeesExec(t *testing.T) {
+	pid, typeLine := startPane(t)
+	before, err := ReadMark(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.TPGID != pid || before.PGID != pid || before.Comm != "bash" || before.Start == 0 {
+		t.Fatalf("mark at the prompt = %+v, want bash in front with a start time", before)
+	}
+	typeLine("exec sleep 30")
+	waitFor(t, "the shell to exec sleep", func() bool {
+		m, err := ReadMark(pid)
+		return err == nil && m.Comm == "sleep"
+	})
+	after, _ := ReadMark(pid)
+	if after.PID != pid || after.Start != before.Start || after.TPGID != pid || after == before {
+		t.Errorf("after exec: %+v, before: %+v; want the same pid and start, another name", after, before)
+	}
+}
+
+// A program started through a symlink (node_modules/.bin/x) has its real path as Exe.
+func TestForegroundExeThroughSymlink(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	root := t.TempDir()
+	pkg := filepath.Join(root, "node_modules", "@github", "copilot-linux-x64")
+	bin := filepath.Join(root, "node_modules", ".bin")
+	for _, d := range []string{pkg, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "copilot"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../@github/copilot-linux-x64/copilot", filepath.Join(bin, "copilot-linux-x64")); err != nil {
+		t.Fatal(err)
+	}
+	pid, typeLine := startPane(t)
+	typeLine(filepath.Join(bin, "copilot-linux-x64") + " 30")
+	waitFor(t, "the program to take the terminal", func() bool {
+		leader, _, in, err := Foreground(pid)
+		return err == nil && !in && len(leader.Argv) == 2
+	})
+	leader, _, _, _ := Foreground(pid)
+	if want := filepath.Join(pkg, "copilot"); leader.Exe != want || leader.Start == 0 {
+		t.Errorf("leader = %+v, want exe %s and a start time", leader, want)
+	}
+}
+
+// The watcher reads one mark per pane per look where it read ShellInFront before: the two cost
+// the same read.
+func BenchmarkReadMark(b *testing.B) {
+	pid := os.Getpid()
+	for i := 0; i < b.N; i++ {
+		_, _ = ReadMark(pid)
+	}
+}

@@ -32,6 +32,26 @@ func ShellInFront(panePID int) (bool, int, error) {
 	return tpgid == panePID, tpgid, nil
 }
 
+// ReadMark reads a process's group, its terminal's foreground group and its program with ps, the
+// program named as Foreground names it (from args). Its start time stays 0: ps prints it only to
+// the second.
+func ReadMark(pid int) (Mark, error) {
+	out, err := exec.Command("ps", "-o", "pgid=", "-o", "tpgid=", "-o", "args=", "-p", strconv.Itoa(pid)).Output()
+	if err != nil {
+		return Mark{}, fmt.Errorf("ps for process %d: %w", pid, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) < 3 {
+		return Mark{}, fmt.Errorf("ps for process %d: %q", pid, strings.TrimSpace(string(out)))
+	}
+	pgid, err1 := strconv.Atoi(f[0])
+	tpgid, err2 := strconv.Atoi(f[1])
+	if err1 != nil || err2 != nil {
+		return Mark{}, fmt.Errorf("ps for process %d: %q", pid, strings.TrimSpace(string(out)))
+	}
+	return Mark{PID: pid, PGID: pgid, TPGID: tpgid, Comm: baseName(f[2])}, nil
+}
+
 // Foreground returns the process group in front of the pane whose first process is panePID, its
 // leader first, and whether that group is the pane process's own.
 func Foreground(panePID int) (leader Proc, group []Proc, shellInFront bool, err error) {

@@ -5,45 +5,6 @@ import (
 	"github.com/taw-tmux/taw/helper/report"
 )
 
-// ownResume builds taw's own resume command for an agent from its session: the command each agent
-// documents for reopening one session by its id (or, for pi and omp, its session file).
-var ownResume = map[string]func(id, path string) []string{
-	"claude":     flag("claude", "--resume"),
-	"codex":      func(id, _ string) []string { return word("codex", "resume", id) },
-	"opencode":   flag("opencode", "--session"),
-	"kilo":       flag("kilo", "--session"),
-	"pi":         func(id, path string) []string { return word("pi", "--session", first(path, id)) },
-	"omp":        func(id, path string) []string { return glued("omp", "--resume=", first(path, id)) },
-	"copilot":    func(id, _ string) []string { return glued("copilot", "--resume=", id) },
-	"devin":      flag("devin", "--resume"),
-	"droid":      flag("droid", "--resume"),
-	"kimi":       flag("kimi", "--session"),
-	"hermes":     flag("hermes", "--resume"),
-	"qodercli":   flag("qodercli", "--resume"),
-	"cursor":     flag("cursor-agent", "--resume"),
-	"mastracode": flag("mastracode", "--thread"),
-	"agy":        flag("agy", "--conversation"),
-	"grok":       flag("grok", "--resume"),
-}
-
-func flag(cmd, name string) func(id, _ string) []string {
-	return func(id, _ string) []string { return word(cmd, name, id) }
-}
-
-func word(cmd, name, v string) []string {
-	if v == "" {
-		return nil
-	}
-	return []string{cmd, name, v}
-}
-
-func glued(cmd, prefix, v string) []string {
-	if v == "" {
-		return nil
-	}
-	return []string{cmd, prefix + v}
-}
-
 func first(a, b string) string {
 	if a != "" {
 		return a
@@ -51,13 +12,14 @@ func first(a, b string) string {
 	return b
 }
 
-// OwnResume is taw's own command for the agent's session, nil when taw has none for that agent.
+// OwnResume is taw's own command for the agent's session: the command the agent documents for
+// reopening one session, from the agent catalogue; nil when the agent has none.
 func OwnResume(agent, id, path string) []string {
-	build, ok := ownResume[agents.Canonical(agent)]
-	if !ok {
+	a, ok := agents.Lookup(agent)
+	if !ok || a.Resume == nil {
 		return nil
 	}
-	return build(id, path)
+	return a.Resume.Argv(id, path)
 }
 
 // Resume is what a restore types into one pane, and whose word it is.

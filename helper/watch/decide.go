@@ -1,6 +1,10 @@
 package watch
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/hookreport"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -20,6 +24,37 @@ type Facts struct {
 	// state: a rule that says nothing, or an agent without rules).
 	Classified bool
 	State      string
+	// IdleLooks counts the looks in a row, since the hook's last report was taken, whose screen
+	// showed the agent's own input prompt by an idle rule of its own (not the fallback: no
+	// spinner, no dialog, and the prompt itself), the first of them IdleFor milliseconds ago.
+	// ReportAge is the milliseconds since that report (@agent_updated), -1 when unknown.
+	IdleLooks  int
+	IdleFor    int64
+	ReportAge  int64
+	IdleReport string // the @agent_updated the looks were counted against
+}
+
+// The screen corrects a hook of taw's own once it has shown the agent at its prompt for this
+// many looks in a row over this long, at least this long after the hook's report: an agent
+// paints its spinner a moment after the hook that says it started, and a frame between two
+// tools may show the prompt for an instant.
+const (
+	CorrectLooks     = 2
+	CorrectIdleFor   = 800
+	CorrectAgeMillis = 1500
+)
+
+// screenCorrects says whether the screen clearly contradicts the hook that holds the pane: the
+// hook is taw's own integration for the agent on screen, it reported a state that agent's hooks
+// can leave stale (hookreport.MayGoStale), and the screen has shown the agent's own prompt for
+// CorrectLooks looks, long enough after the report. A report from any other source keeps the
+// pane as the contract says, whatever the screen shows.
+func screenCorrects(rec report.Record, f Facts) bool {
+	agent, own := strings.CutPrefix(rec.Source, "integration:")
+	return own && agent == rec.Kind && rec.Kind == f.Agent &&
+		(rec.ReportedState == report.StateWorking || rec.ReportedState == report.StateBlocked) &&
+		hookreport.MayGoStale(agent, rec.ReportedState) &&
+		f.IdleLooks >= CorrectLooks && f.IdleFor >= CorrectIdleFor && f.ReportAge >= CorrectAgeMillis
 }
 
 // Decision is what Decide wants written: the new record and @agent_restored.
@@ -39,7 +74,9 @@ type Decision struct {
 //     started yet.
 //   - Anything else in front: the restore's grace is over (its command started), and the
 //     detected agent and its screen state are set; a hook holding the pane is left alone
-//     (report.Record.Effective decides between them).
+//     (report.Record.Effective decides between them, and a blocker on screen wins), except
+//     that the screen corrects taw's own hook when it clearly contradicts it (screenCorrects):
+//     the hook's state becomes idle and its message goes, until the hook reports again.
 func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis int64) Decision {
 	d := Decision{Record: rec, Restored: restored}
 	switch {
@@ -77,6 +114,10 @@ func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis i
 		d.Record.DetectedState = f.State
 	}
 	d.Why = "a program runs in front of the shell"
+	if screenCorrects(d.Record, f) {
+		d.Why = fmt.Sprintf("the screen has shown %s at its prompt for %d looks: the hook's %s is corrected to idle", f.Agent, f.IdleLooks, d.Record.ReportedState)
+		d.Record.ReportedState, d.Record.Message = report.StateIdle, ""
+	}
 	return d
 }
 

@@ -14,6 +14,16 @@ func TestDecide(t *testing.T) {
 		SessionID: "x", SessionSource: "s", SessionAgent: "claude",
 		Seq: report.Book{{Source: "s", Seq: 3}, {Source: "other", Seq: 9}}}
 	screen := report.Record{Detected: "codex", DetectedState: "working"}
+	// taw's own Claude Code hook said working (or blocked, with what it asked), and the screen
+	// shows Claude Code at its prompt.
+	own := report.Record{Source: "integration:claude", Kind: "claude", ReportedState: "working", Detected: "claude", DetectedState: "idle"}
+	ownBlocked := own
+	ownBlocked.ReportedState, ownBlocked.Message = "blocked", "Allow Bash(rm -rf build)?"
+	prompt := Facts{Known: true, Agent: "claude", Classified: true, State: "idle", IdleLooks: 2, IdleFor: 1000, ReportAge: 5000}
+	with := func(f Facts, change func(*Facts)) Facts { change(&f); return f }
+	custom := own
+	custom.Source = "my-claude-wrapper"
+	opencode := report.Record{Source: "integration:opencode", Kind: "opencode", ReportedState: "working", Detected: "opencode", DetectedState: "idle"}
 	tests := []struct {
 		name      string
 		rec       report.Record
@@ -49,6 +59,24 @@ func TestDecide(t *testing.T) {
 			wantAgent: "", wantState: ""},
 		{name: "a new agent starts unclassified (idle)", rec: screen, f: Facts{Known: true, Agent: "claude"},
 			wantAgent: "claude", wantState: "idle"},
+		{name: "the prompt for two looks corrects taw's own hook's working", rec: own, f: prompt,
+			wantAgent: "claude", wantState: "idle"},
+		{name: "the prompt for two looks corrects taw's own hook's blocked", rec: ownBlocked, f: prompt,
+			wantAgent: "claude", wantState: "idle"},
+		{name: "one look is not enough", rec: own, f: with(prompt, func(f *Facts) { f.IdleLooks = 1 }),
+			wantAgent: "claude", wantState: "working"},
+		{name: "two looks in an instant are not enough", rec: own, f: with(prompt, func(f *Facts) { f.IdleFor = 100 }),
+			wantAgent: "claude", wantState: "working"},
+		{name: "a report just taken is not corrected", rec: own, f: with(prompt, func(f *Facts) { f.ReportAge = 400 }),
+			wantAgent: "claude", wantState: "working"},
+		{name: "another source keeps the contract: never corrected", rec: custom, f: prompt,
+			wantAgent: "claude", wantState: "working"},
+		{name: "a hook that reports every change is not corrected", rec: opencode, f: with(prompt, func(f *Facts) { f.Agent = "opencode" }),
+			wantAgent: "opencode", wantState: "working"},
+		{name: "another agent on screen does not correct the hook", rec: own, f: with(prompt, func(f *Facts) { f.Agent = "codex" }),
+			wantAgent: "claude", wantState: "working"},
+		{name: "a blocker on screen still wins over taw's own hook", rec: own, f: with(prompt, func(f *Facts) { f.State = "blocked" }),
+			wantAgent: "claude", wantState: "blocked"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +85,9 @@ func TestDecide(t *testing.T) {
 			if agent != tt.wantAgent || state != tt.wantState || d.Restored != tt.wantRest || d.Gone != tt.wantGone {
 				t.Errorf("got %q %q restored=%d gone=%t (%s), want %q %q restored=%d gone=%t",
 					agent, state, d.Restored, d.Gone, d.Why, tt.wantAgent, tt.wantState, tt.wantRest, tt.wantGone)
+			}
+			if tt.rec.Message != "" && state == "idle" && d.Record.Message != "" {
+				t.Errorf("corrected to idle but the message %q stays", d.Record.Message)
 			}
 			if d.Gone {
 				r := d.Record

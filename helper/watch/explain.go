@@ -45,12 +45,10 @@ type ProcessFacts struct {
 	Err      string // the process table could not be read
 }
 
-// ScreenFacts is one read of the agent's screen.
+// ScreenFacts is one read of the agent's screen: how its rules read it, rule by rule.
 type ScreenFacts struct {
-	Agent   string
-	Rules   string // where the agent's rules came from, "" when it has none
-	Verdict detect.Verdict
-	Lines   []string
+	detect.Explanation
+	Lines []string
 }
 
 // Explain reads one pane, what runs in front of it and its screen, now.
@@ -93,11 +91,8 @@ func Explain(ctx context.Context, c *tmux.Client, rules *detect.Rules, paneID st
 		out, err := c.Run(ctx, tmux.Cmd{"capture-pane", "-p", "-t", p.ID})
 		if err == nil {
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-			s := &ScreenFacts{Agent: screenAgent, Lines: lines,
-				Verdict: rules.Classify(screenAgent, detect.Screen{Lines: lines, Title: p.Title})}
-			if set := rules.Set(screenAgent); set != nil {
-				s.Rules = set.Source
-			}
+			s := &ScreenFacts{Lines: lines,
+				Explanation: rules.Explain(screenAgent, detect.Screen{Lines: lines, Title: p.Title})}
 			e.Screen = s
 			if screenAgent == f.Agent {
 				f.Classified, f.State = true, s.Verdict.State

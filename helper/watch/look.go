@@ -58,17 +58,24 @@ type Watcher struct {
 type paneMemo struct {
 	pid       int // the pane's process; a respawned pane starts over
 	probed    bool
-	probedNow bool // the foreground group was read in this look
-	tpgid     int  // the terminal's foreground process group at the last probe
+	probedNow bool          // the foreground group was read in this look
+	front     procinfo.Mark // the group's leader at the last probe
 	atPrompt  bool
 	agent     string
 	why       string
+	// While no agent is named: when the group was last read, the content then, and how many
+	// probes changes of content brought since the foreground last changed.
+	probedAt    time.Time
+	probedPrint string
+	reprobes    int
 
 	fingerprint string // of the content at the last capture
 	capturedSec int64  // unix seconds of the last capture
 	classified  bool
 	verdict     detect.Verdict
 	hot         int // looks to come whose first call captures this screen too
+
+	idle idleEvidence // the screen contradicting a hook, see countIdle
 }
 
 // New makes a watcher.
@@ -134,7 +141,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 			m = &paneMemo{pid: p.PID}
 			w.memo[p.ID] = m
 		}
-		facts[i] = w.probe(p, m)
+		facts[i] = w.probe(p, m, now)
 		st.Probes += boolInt(m.probedNow)
 		if m.hot > 0 {
 			m.hot--
@@ -174,6 +181,9 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 			// The screen has not changed since it was last read: its verdict stands.
 			facts[i].Classified, facts[i].State = true, m.verdict.State
 		}
+	}
+	for i, p := range data.panes {
+		countIdle(p, w.memo[p.ID], &facts[i], now)
 	}
 
 	nowMs := now.UnixMilli()
@@ -240,29 +250,45 @@ func (w *Watcher) hotPanes() []string {
 	return ids
 }
 
-// probe finds what is in front of the pane: one stat file, and the whole foreground group only
-// when it differs from the last look's.
-func (w *Watcher) probe(p panestate.Pane, m *paneMemo) Facts {
+// probe finds what is in front of the pane: one stat file, that of the leader in front at the
+// last probe, and the whole foreground group only when that leader no longer leads it, ran
+// another program (exec: the same pid, another name) or is another process (its pid taken again:
+// another start time); and, while no agent is named, again a few times after the content changes
+// (reprobeGaps), for an agent a launcher starts later in the same group (npm exec, bash -c 'sleep
+// 3; claude').
+func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 	m.probedNow = false
 	if p.Dead {
 		m.probed, m.agent, m.atPrompt = false, "", false
 		return Facts{Known: true, Dead: true}
 	}
-	_, tpgid, err := procinfo.ShellInFront(p.PID)
-	if err != nil {
+	pid := p.PID
+	if m.probed && m.front.PID > 0 {
+		pid = m.front.PID
+	}
+	mark, err := procinfo.ReadMark(pid)
+	moved := !m.probed || err != nil || mark != m.front
+	if moved && err != nil && pid == p.PID {
 		// The pane's process is going (or has no terminal): nothing is decided until it is clear.
 		m.probed = false
 		return Facts{}
 	}
-	if !m.probed || tpgid != m.tpgid {
+	again := !moved && m.agent == "" && !m.atPrompt && reprobeDue(m.reprobes, contentChanged(p, m), now.Sub(m.probedAt))
+	if moved || again {
 		m.probedNow = true
 		leader, group, shellInFront, err := procinfo.Foreground(p.PID)
 		if err != nil {
 			m.probed = false
 			return Facts{}
 		}
+		if moved {
+			m.reprobes = 0
+		} else {
+			m.reprobes++
+		}
 		// A leader read in the middle of an exec has no arguments yet: probe it again next look.
-		m.probed, m.tpgid = len(leader.Argv) > 0, tpgid
+		m.probed, m.front = len(leader.Argv) > 0, procinfo.MarkOf(leader)
+		m.probedAt, m.probedPrint = now, fingerprint(p)
 		m.atPrompt = shellInFront && IsInteractiveShell(leader)
 		agent, why := "", "the pane's shell is at its prompt"
 		if !m.atPrompt {
@@ -274,6 +300,26 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo) Facts {
 		m.agent, m.why = agent, why
 	}
 	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent}
+}
+
+// reprobeGaps are the least times between a probe and the next one a change of content brings,
+// while a pane shows a program that is no agent: the first at the next look, then slower, and
+// none after the last until the foreground changes, so a busy plain program (a build, top) costs
+// a few probes, not one a look.
+var reprobeGaps = []time.Duration{0, 0, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}
+
+// reprobeDue says whether a pane showing no agent is probed again, given whether its content
+// changed since the last probe, how many such probes were done since the foreground last
+// changed, and how long ago the last probe was.
+func reprobeDue(done int, changed bool, since time.Duration) bool {
+	return changed && done < len(reprobeGaps) && since >= reprobeGaps[done]
+}
+
+// contentChanged says whether the pane's content may have changed since its processes were last
+// read. The activity time has whole seconds: output in the second of the probe may have come
+// after it.
+func contentChanged(p panestate.Pane, m *paneMemo) bool {
+	return fingerprint(p) != m.probedPrint || p.Activity >= m.probedAt.Unix()
 }
 
 // fingerprint changes whenever the pane's content may have: the window's last output (whole
@@ -337,13 +383,17 @@ func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) bool {
 	return len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
 }
 
+// lookLockWait is how long a look waits for a pane's lock before leaving the pane to the next
+// look, so a writer that stopped holding it never stalls the watcher for every other pane.
+const lookLockWait = 50 * time.Millisecond
+
 // write applies the decision under the pane's lock, to the pane as it is now: a report may have
 // landed since the look's first call. A shell seen at its prompt is checked once more, so an
 // agent that started (and reported) in between is not cleared.
 func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs int64) (*panestate.Pane, int, error) {
-	unlock, err := panestate.Lock(w.cfg.LockDir, p.ID)
+	unlock, err := panestate.LockWithin(w.cfg.LockDir, p.ID, lookLockWait)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, err // busy: this pane waits for the next look, the others do not
 	}
 	defer unlock()
 	fresh, err := panestate.Read(ctx, w.cfg.Client, p.ID)
@@ -355,10 +405,13 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs in
 		return nil, 1, err
 	}
 	if f.AtPrompt && !fresh.Dead {
-		if in, tpgid, err := procinfo.ShellInFront(fresh.PID); err != nil || !in || tpgid != w.memo[p.ID].tpgid {
+		// The shell must still be at its prompt: not in the background, and not exec'ed into
+		// another program (the same pid under another name).
+		if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
 			return nil, 1, nil // something started: the next look sees it
 		}
 	}
+	f = idleStill(fresh, f)
 	d := Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)

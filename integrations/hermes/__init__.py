@@ -1,4 +1,4 @@
-# taw-integration-version: 1
+# taw-integration-version: 2
 """Hermes plugin that tells taw what Hermes is doing in this tmux pane.
 
 Hooks: on_session_start and on_session_reset (idle, with the session), pre_llm_call and
@@ -29,12 +29,30 @@ AGENT = "hermes"
 SOURCE = "integration:" + AGENT
 
 
+# The taw that installed this plugin; `taw integration install` writes its absolute path here.
+_TAW_INSTALLED = "__TAW_BIN__"  # taw-installed-bin
+
+
+def _find_taw():
+    """The installing taw, else the tmux server's @agent-wizard-bin, else taw on PATH."""
+    if os.access(_TAW_INSTALLED, os.X_OK):
+        return _TAW_INSTALLED
+    try:
+        out = subprocess.run(["tmux", "show-options", "-gqv", "@agent-wizard-bin"], capture_output=True,
+                             text=True, timeout=2).stdout.strip()
+        if out and os.access(out, os.X_OK):
+            return out
+    except Exception:  # no tmux, or it did not answer
+        pass
+    return shutil.which("taw")
+
+
 class Reporter:
     """Runs taw pane verbs in a background thread, keeping only the latest waiting report."""
 
     def __init__(self):
         self.pane = os.environ.get("TMUX_PANE", "")
-        self.taw = shutil.which("taw") if self.pane else None
+        self.taw = _find_taw() if self.pane else None
         self._lock = threading.Lock()
         self._busy = False
         self._pending = None

@@ -1,4 +1,4 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // Kilo Code CLI plugin (OpenCode's first plugin API, which Kilo shares) that tells taw what Kilo
 // is doing in this tmux pane.

@@ -10,13 +10,26 @@ function tawOpenCodeTracker(taw, resumeCommand) {
   let current = "";
 
   const session = (id) => (id ? { id, resume: [...resumeCommand, id] } : undefined);
-  const report = (state, id) => {
+  const report = (state, id, message) => {
     if (id && children.has(id)) {
       if (state !== "blocked") return;
       id = current;
     }
     if (id) current = id;
-    taw.state(state, session(current));
+    taw.state(state, session(current), message);
+  };
+
+  // What a permission or question asks, from its structured fields: "Allow bash(rm -rf x)?",
+  // or the first question.
+  const asks = (type, body) => {
+    if (type.startsWith("question.")) {
+      const q = Array.isArray(body.questions) && body.questions[0];
+      return (q && (q.question || q.header)) || "question";
+    }
+    const tool = body.permission || body.type || body.tool || "";
+    const patterns = Array.isArray(body.patterns) ? body.patterns.filter(Boolean) : body.pattern ? [].concat(body.pattern) : [];
+    if (!tool) return body.title || "";
+    return patterns.length ? "Allow " + tool + "(" + patterns.join(" ") + ")?" : "Allow " + tool + "?";
   };
 
   // handle takes an event's type, its payload (properties in the first API, data in the
@@ -58,7 +71,7 @@ function tawOpenCodeTracker(taw, resumeCommand) {
       case "permission.asked":
       case "permission.updated":
       case "question.asked":
-        report("blocked", id);
+        report("blocked", id, asks(type, body));
         return;
       case "session.deleted":
         children.delete(id);

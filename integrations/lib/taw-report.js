@@ -2,13 +2,43 @@
 // include it from the repository; `taw integration install` pastes it in place of their include
 // line, so an installed plugin stands alone.
 //
-// It reports only inside a tmux pane with taw on PATH, runs one taw at a time in the background
+// It reports only inside a tmux pane, through the taw that installed it (else the tmux server's
+// @agent-wizard-bin, else taw on PATH), runs one taw at a time in the background
 // (five seconds at most), keeps only the latest report while one runs, ignores every failure and
 // writes nothing to the agent's terminal. Its seq is the microseconds since the epoch when the
 // plugin loaded, plus one for each report sent since.
-import { spawn as tawSpawn } from "node:child_process";
+import { execFileSync as tawExecSync, spawn as tawSpawn } from "node:child_process";
 import { accessSync as tawAccess, constants as tawFs } from "node:fs";
 import { delimiter as tawDelimiter, join as tawJoin } from "node:path";
+
+// The taw that installed this plugin; `taw integration install` writes its absolute path here.
+const tawInstalled = "__TAW_BIN__"; // taw-installed-bin
+
+function tawExecutable(path) {
+  try {
+    tawAccess(path, tawFs.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// tawFind is the installing taw, else the one the tmux server's plugin runs, else taw on PATH:
+// a plugin install of taw leaves it off PATH.
+function tawFind() {
+  if (tawExecutable(tawInstalled)) return tawInstalled;
+  try {
+    const bin = tawExecSync("tmux", ["show-options", "-gqv", "@agent-wizard-bin"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 2000,
+    }).trim();
+    if (bin && tawExecutable(bin)) return bin;
+  } catch {
+    // no tmux, or no answer
+  }
+  return tawFindOnPath("taw");
+}
 
 function tawFindOnPath(name) {
   for (const dir of (process.env.PATH || "").split(tawDelimiter)) {
@@ -26,7 +56,7 @@ function tawFindOnPath(name) {
 
 function tawReporter(agent) {
   const pane = process.env.TMUX_PANE || "";
-  const taw = pane ? tawFindOnPath("taw") : null;
+  const taw = pane ? tawFind() : null;
   const source = "integration:" + agent;
   // performance.now() keeps the microseconds Date.now() drops.
   const base = Math.floor((performance.timeOrigin + performance.now()) * 1000);
@@ -95,11 +125,28 @@ function tawReporter(agent) {
 
   return {
     enabled: Boolean(taw),
-    state(state, session) {
-      queue("report-agent", ["--source", source, "--agent", agent, "--state", state, ...sessionArgs(session)]);
+    // message says what the agent waits for; every report carries one, so none goes stale.
+    state(state, session, message) {
+      const text = String(message || "").replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 160);
+      queue("report-agent", ["--source", source, "--agent", agent, "--state", state, "--message", text, ...sessionArgs(session)]);
     },
     release() {
       queue("release-agent", ["--source", source, "--agent", agent]);
+    },
+    // releaseAtExit releases the pane when the agent's process ends, for an agent whose
+    // shutdown event also fires when it only moves to another session. An exit handler runs no
+    // more callbacks, so the release is started detached, not queued.
+    releaseAtExit() {
+      if (!taw) return;
+      process.once("exit", () => {
+        try {
+          const argv = ["pane", "release-agent", pane, "--seq", String(base + sent), "--source", source, "--agent", agent];
+          sent += 1;
+          tawSpawn(taw, argv, { stdio: "ignore", detached: true }).unref();
+        } catch {
+          // nothing to do at exit
+        }
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // omp (oh-my-pi) extension that tells taw what omp is doing in this tmux pane.
 //
@@ -28,9 +28,9 @@ export default function tawAgentState(pi) {
     const ref = path || id;
     return ref ? { id, path, resume: ["omp", "--resume=" + ref] } : undefined;
   };
-  const report = (state) => (event, ctx) => {
+  const report = (state, message) => (event, ctx) => {
     if (ctx) lastCtx = ctx;
-    if (interactive) taw.state(state, session(ctx));
+    if (interactive) taw.state(state, session(ctx), message && message(event || {}));
   };
 
   pi.on("session_start", (event, ctx) => {
@@ -40,7 +40,7 @@ export default function tawAgentState(pi) {
   pi.on("session_switch", report("idle"));
   pi.on("agent_start", report("working"));
   pi.on("agent_end", report("idle"));
-  pi.on("tool_approval_requested", report("blocked"));
+  pi.on("tool_approval_requested", report("blocked", (e) => (e.toolName ? "Allow " + e.toolName + "?" : "")));
   pi.on("tool_approval_resolved", report("working"));
   pi.on("tool_call", (event, ctx) => {
     // omp asks the user through its ask tool.

@@ -1,9 +1,11 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // pi extension that tells taw what pi is doing in this tmux pane.
 //
-// Events: session_start, session_switch (idle, with the session), agent_start (working),
-// agent_end (idle), session_shutdown (release).
+// Events: session_start (idle, with the session: pi fires it again after /new, /resume and a
+// fork, with the new session), agent_start (working), agent_end (idle); the process's exit
+// (release). session_shutdown is no quit: pi fires it on /new, /resume and reload too. No event
+// says a select or confirm prompt is up: taw reads those off the screen.
 //
 // `taw integration install pi` copies it to $PI_CODING_AGENT_DIR/extensions
 // (~/.pi/agent/extensions), where pi loads every extension at startup; no config changes.
@@ -30,14 +32,16 @@ export default function tawAgentState(pi) {
     if (interactive) taw.state(state, session(ctx));
   };
 
+  let releasing = false;
   pi.on("session_start", (event, ctx) => {
     interactive = !(ctx && ctx.hasUI === false);
     report("idle")(event, ctx);
+    // Only the interactive pi holds the pane; it lets go when its process ends.
+    if (interactive && !releasing) {
+      releasing = true;
+      taw.releaseAtExit();
+    }
   });
-  pi.on("session_switch", report("idle"));
   pi.on("agent_start", report("working"));
   pi.on("agent_end", report("idle"));
-  pi.on("session_shutdown", () => {
-    if (interactive) taw.release();
-  });
 }

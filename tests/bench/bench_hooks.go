@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
-// One run of an installed hook script (Claude Code's, the shape every shell hook shares), from
-// start to its return to the agent, beside a bare `sh -c true`: the report itself runs in the
-// background after the script has returned.
+// Claude Code's installed hook script (the shape every shell hook shares), run as Claude Code
+// runs it: from start to its return to the agent, beside a bare `sh -c true`, with a small and a
+// 1 MB payload; and from start until the pane's state has changed, beside one bare
+// `tmux set-option -p`.
 func init() {
 	register("hooks", func(e *Env) ([]Result, error) {
 		s, err := e.Server("hooks")
@@ -37,30 +42,92 @@ func init() {
 			return nil, fmt.Errorf("install: %v: %s", err, out)
 		}
 		script := filepath.Join(home, ".claude", "hooks", "taw-agent-state.sh")
-		payload := `{"session_id":"bench","transcript_path":"/t.jsonl","cwd":"/","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}`
-		run := func(name string, args ...string) error {
+		small := `{"session_id":"bench","transcript_path":"/t.jsonl","cwd":"/","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}`
+		// A PostToolUse of a tool that printed 1 MB: the keys come first, the output after.
+		big := `{"session_id":"bench","transcript_path":"/t.jsonl","cwd":"/","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cat big"},"tool_response":{"stdout":"` +
+			strings.Repeat("x", 1<<20) + `","stderr":""}}`
+		run := func(payload, name string, args ...string) error {
 			cmd := exec.Command(name, args...)
 			cmd.Env = append(e.Environ(), env...)
 			cmd.Stdin = strings.NewReader(payload)
 			return cmd.Run()
 		}
+		client := &tmux.Client{Global: []string{"-L", s}, Env: e.Environ()}
+		state := func() string {
+			out, _ := client.Output(context.Background(), "show-options", "-p", "-v", "-t", pane, "@agent_reported_state")
+			return strings.TrimSpace(out)
+		}
+		// settle waits until the pane's state is want, so no report of one run lands in the next.
+		settle := func(want string) error {
+			deadline := time.Now().Add(10 * time.Second)
+			for state() != want {
+				if time.Now().After(deadline) {
+					return fmt.Errorf("the hook's report never landed (state %q, want %q)", state(), want)
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+			return nil
+		}
 		const n = 100
-		bare, err := Median(n, func() error { return run("sh", "-c", "true") })
+		bare, err := Median(n, func() error { return run(small, "sh", "-c", "true") })
 		if err != nil {
 			return nil, err
 		}
-		states := []string{"Stop", "UserPromptSubmit"}
+		events := []struct{ name, state string }{{"Stop", "idle"}, {"UserPromptSubmit", "working"}}
 		i := 0
-		hook, err := Median(n, func() error {
+		// returns times the script's return only; its report is let land before the next run,
+		// so no background work of one run overlaps the next.
+		returns := func(payload string) (time.Duration, error) {
+			return medianOf(n, func() (time.Duration, error) {
+				i++
+				ev := events[i%2]
+				start := time.Now()
+				if err := run(payload, "sh", script, ev.name); err != nil {
+					return 0, err
+				}
+				d := time.Since(start)
+				return d, settle(ev.state)
+			})
+		}
+		hook, err := returns(small)
+		if err != nil {
+			return nil, err
+		}
+		bigReturn, err := returns(big)
+		if err != nil {
+			return nil, err
+		}
+		// Hook to state: from the hook's start until the pane's state has changed.
+		toState, err := medianOf(n, func() (time.Duration, error) {
 			i++
-			return run("sh", script, states[i%2])
+			ev := events[i%2]
+			start := time.Now()
+			if err := run(small, "sh", script, ev.name); err != nil {
+				return 0, err
+			}
+			if err := settle(ev.state); err != nil {
+				return 0, err
+			}
+			return time.Since(start), nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		return []Result{{
-			What: "hook script returning to the agent (claude, one event)", Value: Ms(hook), Unit: "ms",
-			Baseline: "sh -c true", BaseVal: Ms(bare), Goal: "never slows the agent",
-		}}, nil
+		setOpt, err := Median(n, func() error {
+			i++
+			_, err := e.Tmux(s, "set-option", "-p", "-t", pane, "@bench", fmt.Sprint(i))
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return []Result{
+			{What: "hook script returning to the agent (claude, one event)", Value: Ms(hook), Unit: "ms",
+				Baseline: "sh -c true", BaseVal: Ms(bare), Goal: "at most 1.5x"},
+			{What: "hook script returning to the agent (1 MB payload)", Value: Ms(bigReturn), Unit: "ms",
+				Baseline: "sh -c true", BaseVal: Ms(bare), Goal: "at most 1.5x, flat in payload size"},
+			{What: "hook start to pane state changed", Value: Ms(toState), Unit: "ms",
+				Baseline: "tmux set-option -p", BaseVal: Ms(setOpt), Goal: "at most 2x"},
+		}, nil
 	})
 }

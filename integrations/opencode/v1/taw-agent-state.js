@@ -1,4 +1,4 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // OpenCode plugin (the first plugin API: a function returning hooks) that tells taw what
 // OpenCode is doing in this tmux pane.

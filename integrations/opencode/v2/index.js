@@ -1,4 +1,4 @@
-// taw-integration-version: 1
+// taw-integration-version: 2
 //
 // OpenCode plugin (the second plugin API: a definition with an id and setup(ctx)) that tells
 // taw what OpenCode is doing in this tmux pane.
@@ -7,29 +7,36 @@
 // session.execution.started/succeeded/failed/interrupted, permission.asked/replied,
 // question.asked/replied/rejected.
 //
-// `taw integration install opencode` copies it to $OPENCODE_CONFIG_DIR/plugins/taw-agent-state/
-// index.js (~/.config/opencode/plugins/...), the folder OpenCode 2 discovers plugins in; no
-// config changes. Resume command `opencode --session <id>`.
+// `taw integration install opencode` copies it to $OPENCODE_CONFIG_DIR/plugins/taw-agent-state-v2.js
+// (~/.config/opencode/plugins/), beside the first API's plugin: OpenCode loads only the files
+// of {plugin,plugins}/*.{js,ts}, not subfolders. No config changes. Resume command
+// `opencode --session <id>`.
+//
+// Each API loads both files. The default export is a function as well as a definition: a
+// loader of the first API calls it and gets no hooks, one of the second reads id and setup;
+// the first API's file exports nothing a loader of the second API takes for a definition.
 
 // taw:include lib/taw-report.js
 // taw:include lib/taw-opencode-events.js
 
-export default {
-  id: "taw-agent-state",
-  async setup(ctx) {
-    if (!ctx || !ctx.event || typeof ctx.event.subscribe !== "function") return;
-    const tracker = tawOpenCodeTracker(tawReporter("opencode"), ["opencode", "--session"]);
-    const controller = new AbortController();
-    // Not awaited: OpenCode waits for setup before it finishes loading plugins.
-    (async () => {
-      try {
-        for await (const event of ctx.event.subscribe({ signal: controller.signal })) {
-          if (event && event.type) tracker.handle(event.type, event.data);
-        }
-      } catch {
-        // The stream ends with the server or on cleanup.
+async function setup(ctx) {
+  if (!ctx || !ctx.event || typeof ctx.event.subscribe !== "function") return;
+  const tracker = tawOpenCodeTracker(tawReporter("opencode"), ["opencode", "--session"]);
+  const controller = new AbortController();
+  // Not awaited: OpenCode waits for setup before it finishes loading plugins.
+  (async () => {
+    try {
+      for await (const event of ctx.event.subscribe({ signal: controller.signal })) {
+        if (event && event.type) tracker.handle(event.type, event.data);
       }
-    })();
-    return () => controller.abort();
-  },
-};
+    } catch {
+      // The stream ends with the server or on cleanup.
+    }
+  })();
+  return () => controller.abort();
+}
+
+const TawAgentStateV2 = async () => ({});
+TawAgentStateV2.id = "taw-agent-state";
+TawAgentStateV2.setup = setup;
+export default TawAgentStateV2;
