@@ -10,8 +10,10 @@ all: build
 
 build: bin/taw
 
+# CGO_ENABLED=0: a static binary skips the dynamic loader and libc at every start, and taw runs
+# on every agent event.
 bin/taw: go.mod go.sum $(shell find helper integrations -type f 2>/dev/null)
-	$(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
 
 # Every test: the unit tests of each package and the end-to-end scripts against real tmux servers.
 test: lint
