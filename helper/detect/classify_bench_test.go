@@ -75,3 +75,24 @@ func TestLowerIsToLower(t *testing.T) {
 		}
 	}
 }
+
+// Every region's lower-case text is strings.ToLower of its text, whichever regions were cut first.
+func TestRegionsLowerLikeToLower(t *testing.T) {
+	regions := []string{"bottom:3", "prompt_box", "above_prompt_box:6", "screen", "below_prompt_box", "title", "above_prompt_box", "bottom:30"}
+	paths, _ := filepath.Glob("testdata/*/*.txt")
+	for _, p := range paths {
+		f := readFixture(t, p)
+		v := newView(f.screen)
+		for _, name := range regions {
+			r, err := parseRegion(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := v.region(*r)
+			tx.lowered()
+			if want := strings.ToLower(strings.Join(tx.lines, "\n")); tx.lowerJ != want || tx.joined != strings.Join(tx.lines, "\n") {
+				t.Errorf("%s: region %s: lower-case text %.60q, want %.60q", p, name, tx.lowerJ, want)
+			}
+		}
+	}
+}

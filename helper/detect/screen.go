@@ -85,42 +85,74 @@ func (r region) String() string {
 type text struct {
 	lines  []string
 	joined string
-	lowerJ string // strings.ToLower(joined); joined itself when nothing in it has case
+	lowerJ string // strings.ToLower(joined)
 	low    bool
+	// When the lines are v.lines[a:b], joined and lowerJ are cut from the whole screen's, so
+	// overlapping regions share one copy and one lower-casing.
+	v    *view
+	a, b int
 }
 
 func newText(lines []string) *text { return &text{lines: lines, joined: strings.Join(lines, "\n")} }
 
 func (t *text) lowered() {
-	if !t.low {
-		t.low = true
-		t.lowerJ = lower(t.joined)
+	if t.low {
+		return
 	}
+	t.low = true
+	if t.v == nil {
+		t.lowerJ = lower(t.joined)
+		return
+	}
+	t.lowerJ = t.v.lowered(t.a, t.b)
 }
 
 // lower is strings.ToLower(s), without a copy when s is already lower case. Screens are mostly
-// box drawing, spinners and lower-case words, and strings.ToLower maps every rune of a string
-// that is not pure ASCII.
+// box drawing, spinners and lower-case words, and strings.ToLower looks every rune of a string
+// that is not pure ASCII up in the case tables. Like it, lower writes U+FFFD for a byte that is
+// not UTF-8.
 func lower(s string) string {
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if 'A' <= b && b <= 'Z' {
-				return strings.ToLower(s)
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				break
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if !caseless(r) && ((r == utf8.RuneError && size == 1) || unicode.ToLower(r) != r) {
+			break
+		}
 		i += size
-		if caseless(r) {
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
 			continue
 		}
-		if (r == utf8.RuneError && size == 1) || unicode.ToLower(r) != r {
-			return strings.ToLower(s) // it also replaces invalid bytes
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if caseless(r) {
+			b.WriteString(s[i : i+size])
+		} else {
+			b.WriteRune(unicode.ToLower(r))
 		}
+		i += size
 	}
-	return s
+	return b.String()
 }
 
 // caselessBlocks are ranges of code points with no lower-case form (punctuation, arrows,
@@ -144,68 +176,155 @@ func caseless(r rune) bool {
 
 // view is one screen being classified: every region is cut once, when a rule first asks for it.
 type view struct {
-	lines   []string // right-trimmed, trailing blank lines dropped
-	title   string
+	lines []string // right-trimmed, trailing blank lines dropped
+	title string
+	// The screen's text and its lower-case form, from some line to the bottom, made when a
+	// region first needs them: regions of whole lines are cut from them without copying.
+	raw, low tail
+	split    bool // a line holds a newline, so regions cannot be cut at newlines
+
 	boxDone bool
-	box     [3][]string // above, inside, below the prompt box; all nil when there is none
-	cache   map[region]*text
+	top     int // the prompt box's upper border, or -1 when there is none
+	bottom  int // its lower border
+	inside  []string
+	cache   []cached
 }
 
+type cached struct {
+	r region
+	t *text
+}
+
+// tail is lines from..end of a screen joined by newlines, with where each starts.
+type tail struct {
+	from   int
+	s      string
+	starts []int // and len(s)+1 at the end
+	ok     bool
+}
+
+func (t *tail) set(from int, s string) {
+	t.from, t.s, t.ok = from, s, true
+	t.starts = append(t.starts[:0], 0)
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		t.starts = append(t.starts, i)
+	}
+	t.starts = append(t.starts, len(s)+1)
+}
+
+// cut is lines a..b-1 of the screen, a ≥ t.from.
+func (t *tail) cut(a, b int) string { return t.s[t.starts[a-t.from] : t.starts[b-t.from]-1] }
+
 func newView(s Screen) *view {
-	lines := make([]string, len(s.Lines))
+	v := &view{lines: make([]string, len(s.Lines)), title: s.Title, top: -1}
 	for i, l := range s.Lines {
-		lines[i] = strings.TrimRight(l, " \t\r")
+		v.lines[i] = strings.TrimRight(l, " \t\r")
+		v.split = v.split || strings.IndexByte(l, '\n') >= 0
 	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	for len(v.lines) > 0 && v.lines[len(v.lines)-1] == "" {
+		v.lines = v.lines[:len(v.lines)-1]
 	}
-	return &view{lines: lines, title: s.Title, cache: map[region]*text{}}
+	return v
+}
+
+// span is the text of v.lines[a:b].
+func (v *view) span(a, b int) *text {
+	if a >= b {
+		return &text{}
+	}
+	if v.split {
+		return newText(v.lines[a:b])
+	}
+	if !v.raw.ok || a < v.raw.from {
+		v.raw.set(a, strings.Join(v.lines[a:], "\n"))
+	}
+	return &text{lines: v.lines[a:b], joined: v.raw.cut(a, b), v: v, a: a, b: b}
+}
+
+// lowered is the lower-cased text of v.lines[a:b], which span has cut. Lower-casing keeps every
+// newline and never joins bytes across one, so the lower-case form is cut at its own newlines.
+func (v *view) lowered(a, b int) string {
+	if !v.low.ok || a < v.low.from {
+		v.low.set(a, lower(v.raw.s[v.raw.starts[a-v.raw.from]:]))
+	}
+	return v.low.cut(a, b)
 }
 
 func (v *view) region(r region) *text {
-	if t, ok := v.cache[r]; ok {
-		return t
+	for _, c := range v.cache {
+		if c.r == r {
+			return c.t
+		}
 	}
-	var lines []string
+	var t *text
 	switch r.kind {
 	case regionScreen:
-		lines = v.lines
+		t = v.span(0, len(v.lines))
 	case regionBottom:
-		lines = lastNonBlank(v.lines, r.n)
+		t = v.lastNonBlank(len(v.lines), r.n)
 	case regionTitle:
 		if v.title != "" {
-			lines = []string{v.title}
+			t = newText([]string{v.title})
+		} else {
+			t = &text{}
 		}
 	case regionAbovePromptBox:
 		v.findBox()
-		lines = v.box[0]
+		end := max(v.top, 0) // no box: no lines
 		if r.n > 0 {
-			lines = lastNonBlank(lines, r.n)
+			t = v.lastNonBlank(end, r.n)
+		} else {
+			t = v.span(0, end)
 		}
 	case regionPromptBox:
 		v.findBox()
-		lines = v.box[1]
+		t = newText(v.inside)
 	case regionBelowPromptBox:
 		v.findBox()
-		lines = v.box[2]
+		if v.top < 0 {
+			t = &text{}
+		} else {
+			t = v.span(v.bottom+1, len(v.lines))
+		}
+	default:
+		t = &text{}
 	}
-	t := newText(lines)
-	v.cache[r] = t
+	v.cache = append(v.cache, cached{r, t})
 	return t
 }
 
-// lastNonBlank is the last n lines of lines that are not blank, in screen order.
-func lastNonBlank(lines []string, n int) []string {
+// lastNonBlank is the last n lines of v.lines[:end] that are not blank, in screen order.
+func (v *view) lastNonBlank(end, n int) *text {
+	last, first, blanks := -1, end, false
+	for i, seen := end-1, 0; i >= 0 && seen < n; i-- {
+		if strings.TrimSpace(v.lines[i]) == "" {
+			blanks = blanks || last >= 0
+			continue
+		}
+		if last < 0 {
+			last = i
+		}
+		first = i
+		seen++
+	}
+	if last < 0 {
+		return &text{}
+	}
+	if !blanks {
+		return v.span(first, last+1)
+	}
 	var out []string
-	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		if strings.TrimSpace(lines[i]) != "" {
-			out = append(out, lines[i])
+	for _, l := range v.lines[first : last+1] {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
 		}
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
+	return newText(out)
 }
 
 // promptBoxReach is how far above the bottom a prompt box's lower border may be: agents draw
@@ -255,7 +374,7 @@ func (v *view) findBox() {
 	for _, l := range v.lines[top+1 : bottom] {
 		inside = append(inside, stripSideBorders(l))
 	}
-	v.box = [3][]string{v.lines[:top], inside, v.lines[bottom+1:]}
+	v.top, v.bottom, v.inside = top, bottom, inside
 }
 
 func isLowerBorder(t string) bool {
