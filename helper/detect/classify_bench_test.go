@@ -96,3 +96,18 @@ func TestRegionsLowerLikeToLower(t *testing.T) {
 		}
 	}
 }
+
+// drawing reads from bytes what caseless reads from runes, within the caseless blocks.
+func TestDrawingIsCaseless(t *testing.T) {
+	for r := rune(0x1000); r < 0x3000; r++ {
+		s := string(r) + "x"
+		if drawing(s) && !caseless(r) {
+			t.Errorf("drawing takes U+%04X, which is not caseless", r)
+		}
+	}
+	for _, s := range []string{"\xe2\x94", "\xe2\x94x", "\xe2", "\xe2\xb0\x80"} {
+		if drawing(s) {
+			t.Errorf("drawing(%q) is true, but it is not a rune in its ranges", s)
+		}
+	}
+}

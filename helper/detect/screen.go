@@ -122,6 +122,10 @@ func lower(s string) string {
 			i++
 			continue
 		}
+		if drawing(s[i:]) {
+			i += 3
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !caseless(r) && ((r == utf8.RuneError && size == 1) || unicode.ToLower(r) != r) {
 			break
@@ -144,6 +148,11 @@ func lower(s string) string {
 			i++
 			continue
 		}
+		if drawing(s[i:]) {
+			b.WriteString(s[i : i+3])
+			i += 3
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if caseless(r) {
 			b.WriteString(s[i : i+size])
@@ -160,6 +169,12 @@ func lower(s string) string {
 // terminal UIs draw most, so lower skips the case table for them. TestCaselessBlocks checks them.
 var caselessBlocks = [...][2]rune{
 	{0x2000, 0x20FF}, {0x2190, 0x245F}, {0x2500, 0x2BFF}, {0x3000, 0x9FFF}, {0x1F000, 0x1FAFF},
+}
+
+// drawing says whether s starts with a rune of U+2000–U+20FF or U+2500–U+2BFF (punctuation, box
+// drawing, blocks, shapes, braille), read from its bytes without decoding it.
+func drawing(s string) bool {
+	return len(s) >= 3 && s[0] == 0xE2 && (s[1] >= 0x80 && s[1] <= 0x83 || s[1] >= 0x94 && s[1] <= 0xAF) && s[2]&0xC0 == 0x80
 }
 
 func caseless(r rune) bool {
