@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 // Exit codes, mapped in one place (Main).
@@ -19,9 +21,9 @@ const (
 	CodeUsage             = "usage"
 	CodeInvalidArgument   = "invalid_argument"
 	CodeInvalidResumeArgv = "invalid_resume_argv"
-	CodePaneNotFound      = "pane_not_found"
-	CodeServerNotRunning  = "server_not_running"
-	CodeTmux              = "tmux_error"
+	CodePaneNotFound      = tmux.CodePaneNotFound
+	CodeServerNotRunning  = tmux.CodeServerNotRunning
+	CodeTmux              = tmux.CodeTmuxError
 	CodeBusy              = "busy"
 	CodeInternal          = "internal"
 )

@@ -187,7 +187,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 func removeIfServerGone(c *tmux.Client, dir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !watch.ServerGone(err) {
+	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !tmux.IsServerGone(err) {
 		return
 	}
 	info, err := os.Lstat(dir)

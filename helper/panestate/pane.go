@@ -106,7 +106,7 @@ func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
 	}
 	if p.ID != paneID {
 		// display-message falls back to the current pane for a target it cannot resolve.
-		return Pane{}, &tmux.Error{Code: "pane_not_found", Stderr: "can't find pane: " + paneID}
+		return Pane{}, &tmux.Error{Code: tmux.CodePaneNotFound, Stderr: "can't find pane: " + paneID}
 	}
 	return p, nil
 }

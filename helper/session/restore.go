@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -131,7 +130,7 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 		out, err = starter.Run(ctx, cmds[0])
 		// A server that was just killed may still accept a connection while it exits; the next
 		// try starts the new one.
-		for try := 0; try < 5 && isServerGone(err); try++ {
+		for try := 0; try < 5 && tmux.IsServerGone(err); try++ {
 			time.Sleep(100 * time.Millisecond)
 			out, err = starter.Run(ctx, cmds[0])
 		}
@@ -428,9 +427,4 @@ func outputLines(out string) []string {
 func DirExists(dir string) bool {
 	st, err := os.Stat(dir)
 	return err == nil && st.IsDir()
-}
-
-func isServerGone(err error) bool {
-	var te *tmux.Error
-	return errors.As(err, &te) && te.Code == "server_not_running"
 }

@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -361,8 +360,7 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 		if err == nil {
 			break
 		}
-		var te *tmux.Error
-		if errors.As(err, &te) && te.Code == "server_not_running" {
+		if tmux.IsServerGone(err) {
 			break
 		}
 		// The pane after the last one read is the one that failed: skip it.
@@ -394,8 +392,7 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs in
 	defer unlock()
 	fresh, err := panestate.Read(ctx, w.cfg.Client, p.ID)
 	if err != nil {
-		var te *tmux.Error
-		if errors.As(err, &te) && te.Code == "pane_not_found" {
+		if tmux.IsPaneNotFound(err) {
 			return nil, 1, nil
 		}
 		return nil, 1, err

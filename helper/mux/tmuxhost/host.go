@@ -2,7 +2,6 @@ package tmuxhost
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -468,8 +467,7 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	}
 	_, err := h.call(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
 	p.close()
-	var te *tmux.Error
-	if errors.As(err, &te) && te.Code == "pane_not_found" {
+	if tmux.IsPaneNotFound(err) {
 		return nil
 	}
 	return err
