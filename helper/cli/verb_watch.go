@@ -22,6 +22,7 @@ import (
 	"github.com/taw-tmux/taw/helper/session"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
@@ -322,7 +323,7 @@ func startWatcher(ctx context.Context, l *loadContext) error {
 		}
 	}
 	sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " watch --serve >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
-	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", formatLiteral(sh)})
+	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }
 
@@ -352,7 +353,7 @@ func stopWatcher(ctx context.Context, l *loadContext) error {
 }
 
 func watcherHooks(l *loadContext) map[string][]string {
-	sock := formatLiteral(l.F.SocketPath())
+	sock := tmuxfmt.Literal(l.F.SocketPath())
 	hooks := map[string][]string{}
 	for _, ev := range watcherHookEvents {
 		hooks[ev] = []string{tmuxconf.HookCommand(l.Bin, ev, "-S", sock, "hook", ev, "#{hook_pane}")}
@@ -365,6 +366,3 @@ func watcherHooks(l *loadContext) map[string][]string {
 
 // shellWord quotes a word for /bin/sh.
 func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// formatLiteral keeps tmux's format expansion (run-shell expands #{…}) from touching a path.
-func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }

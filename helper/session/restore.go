@@ -11,6 +11,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // ReadLive reads the server's sessions and panes in one tmux call.
@@ -94,7 +95,7 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 	if len(plan.Create) == 0 {
 		return res, nil
 	}
-	esc := escapeFormat
+	esc := tmuxfmt.Literal
 	dirArgs := func(target string, dir string) []string {
 		if dir == "" {
 			return nil
@@ -403,10 +404,6 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 	}
 	return nil
 }
-
-// escapeFormat keeps tmux from expanding formats in a saved name, title or directory: tmux
-// expands #{…} and #(…) in those arguments, and #( runs a shell command.
-func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
 func onOff(b bool) string {
 	if b {

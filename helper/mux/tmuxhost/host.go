@@ -13,6 +13,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/mux/proctree"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // Session is the tmux session that holds every pane.
@@ -273,7 +274,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		// tmux hands a lone argument to a shell; exec keeps the program's pid the pane's.
 		argv = []string{"exec " + shellQuote(spec.Program)}
 	}
-	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", escapeFormat(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
+	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Literal(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
 	for _, kv := range spec.Env {
 		create = append(create, "-e", kv[0]+"="+kv[1])
 	}
@@ -284,7 +285,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		create,
 		tmux.Cmd{"set-option", "-w", "-t", target, "remain-on-exit", "on"},
 		tmux.Cmd{"resize-window", "-t", target, "-x", strconv.Itoa(int(spec.Cols)), "-y", strconv.Itoa(int(spec.Rows))},
-		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat(pipe.command)},
+		tmux.Cmd{"pipe-pane", "-O", "-t", target, tmuxfmt.Literal(pipe.command)},
 	)
 	if err == nil {
 		err = pipe.wait(ctx)
@@ -583,10 +584,6 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 
 // shellQuote makes one word for sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// escapeFormat keeps tmux from expanding #{...} in arguments it runs through formats (-c, the
-// pipe-pane command).
-func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
 // deadWithoutStatus says whether a list of "%N dead status" lines holds a dead pane with no exit
 // status yet that is still waiting for one (not yet taken as killed by a signal).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // TestMain doubles as the output relay the host's panes run (see RelayFD).
@@ -107,7 +108,7 @@ func TestShellQuoteAndFormatEscape(t *testing.T) {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
-	if got := escapeFormat("/x/#{pane_id}/##"); got != "/x/##{pane_id}/####" {
-		t.Errorf("escapeFormat = %s", got)
+	if got := tmuxfmt.Literal("/x/#{pane_id}/##"); got != "/x/##{pane_id}/####" {
+		t.Errorf("tmuxfmt.Literal = %s", got)
 	}
 }
