@@ -17,6 +17,7 @@ import (
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/herdrsock"
 	"github.com/taw-tmux/taw/helper/integration"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/urfave/cli/v2"
@@ -267,7 +268,7 @@ func startHerdrSocket(ctx context.Context, l *loadContext, path string) error {
 	if err := herdrsock.PrivateDir(filepath.Dir(path)); err != nil {
 		return err // said now, on the status line, rather than in a log nobody reads
 	}
-	sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " herdr-socket --socket " + shellWord(path) + " >/dev/null 2>&1 || true"
+	sh := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " herdr-socket --socket " + shellquote.Quoted(path) + " >/dev/null 2>&1 || true"
 	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/session"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
@@ -322,7 +323,7 @@ func startWatcher(ctx context.Context, l *loadContext) error {
 			return err
 		}
 	}
-	sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " watch --serve >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
+	sh := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " watch --serve >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
 	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }
@@ -363,6 +364,3 @@ func watcherHooks(l *loadContext) map[string][]string {
 	}
 	return hooks
 }
-
-// shellWord quotes a word for /bin/sh.
-func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/tmux"
-	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // TestMain doubles as the output relay the host's panes run (see RelayFD).
@@ -99,16 +98,5 @@ func testSpawnOutput(t *testing.T, h *Host) {
 			t.Fatalf("statuses %+v %+v, output %q", a, b, out.String())
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func TestShellQuoteAndFormatEscape(t *testing.T) {
-	for in, want := range map[string]string{"/a b": `'/a b'`, "it's": `'it'\''s'`, "": `''`} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-	if got := tmuxfmt.Literal("/x/#{pane_id}/##"); got != "/x/##{pane_id}/####" {
-		t.Errorf("tmuxfmt.Literal = %s", got)
 	}
 }
