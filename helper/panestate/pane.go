@@ -111,9 +111,13 @@ func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
 	return p, nil
 }
 
+// ListCmd is the tmux call that prints every pane of the server as a row ParseRow reads, each
+// row after prefix (a marker, when the call shares one output with others; "" for none).
+func ListCmd(prefix string) tmux.Cmd { return tmux.Cmd{"list-panes", "-a", "-F", prefix + Format()} }
+
 // List reads every pane of the server in one tmux call.
 func List(ctx context.Context, c *tmux.Client) ([]Pane, error) {
-	out, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", Format()})
+	out, err := c.Run(ctx, ListCmd(""))
 	if err != nil {
 		return nil, err
 	}

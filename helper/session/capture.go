@@ -43,7 +43,7 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	}
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
-		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + panestate.Format()},
+		panestate.ListCmd(rowMark + "P" + fieldSep),
 		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + SettingBackups + "}"},
 	)
 	if err != nil {

@@ -43,7 +43,7 @@ func lookCmds(nonce string) []tmux.Cmd {
 		settings[i] = "#{" + s + "}"
 	}
 	return []tmux.Cmd{
-		{"list-panes", "-a", "-F", panestate.Format()},
+		panestate.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
 		{"list-clients", "-F", strings.Join(client, fieldSep)},
 		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
