@@ -19,6 +19,7 @@ import (
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/urfave/cli/v2"
 )
@@ -31,9 +32,6 @@ const (
 	flagHerdrSocketPath  = "socket"
 	flagHerdrSocketChild = "child"
 )
-
-// settingHerdrSocket turns the herdr socket on or off; on implies @agent-wizard-herdr-env.
-const settingHerdrSocket = "@agent-wizard-herdr-socket"
 
 func newHerdrSocketCommand(f *Factory) *cli.Command {
 	return &cli.Command{
@@ -241,7 +239,7 @@ var herdrSocketStep = loadStep{
 	name: "herdr socket",
 	run: func(ctx context.Context, l *loadContext) error {
 		path := herdrsock.SocketPath(l.F.SocketPath(), l.F.Getenv)
-		if !l.Settings.On(settingHerdrSocket) {
+		if !l.Settings.On(tmuxconf.SettingHerdrSocket) {
 			return stopHerdrSocket(ctx, l, path)
 		}
 		if err := startHerdrSocket(ctx, l, path); err != nil {

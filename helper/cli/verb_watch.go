@@ -38,9 +38,6 @@ const (
 	flagWatchJSON = "json"
 )
 
-// settingWatcher turns the server's watcher on or off.
-const settingWatcher = "@agent-wizard-watcher"
-
 type watchOptions struct {
 	Once     bool
 	Interval time.Duration // 0: the setting
@@ -310,7 +307,7 @@ var watcherStep = loadStep{
 }
 
 func startWatcher(ctx context.Context, l *loadContext) error {
-	if !l.Settings.On(settingWatcher) {
+	if !l.Settings.On(tmuxconf.SettingWatcher) {
 		return stopWatcher(ctx, l)
 	}
 	dir := l.F.LockDir()

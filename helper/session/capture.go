@@ -10,6 +10,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // Rows of one capture are marked by a record separator, so a window name or title holding a
@@ -23,10 +24,6 @@ var windowFields = []string{
 	"session_name", "window_index", "window_name", "window_layout", "window_active",
 	"window_zoomed_flag", "automatic-rename",
 }
-
-// SettingBackups names the setting of how many earlier copies each save keeps; a capture reads it
-// in the same tmux call.
-const SettingBackups = "@agent-wizard-session-backups"
 
 // Captured is one read of the server: the document and the backups setting.
 type Captured struct {
@@ -43,8 +40,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	}
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
-		panestate.ListCmd(rowMark + "P" + fieldSep),
-		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + SettingBackups + "}"},
+		panestate.ListCmd(rowMark+"P"+fieldSep),
+		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}"},
 	)
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ import (
 func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_name}"},
-		panestate.ListCmd(rowMark + "P" + fieldSep),
+		panestate.ListCmd(rowMark+"P"+fieldSep),
 	)
 	if err != nil {
 		return Live{}, err

@@ -14,6 +14,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // Defaults of the watcher's settings.
@@ -514,17 +515,17 @@ func SweepLocks(dir string, alive map[string]bool) {
 }
 
 func (w *Watcher) readSettings(s map[string]string) {
-	if d, ok := parseInterval(s["@agent-wizard-watch-interval"], DefaultInterval); ok {
+	if d, ok := parseInterval(s[tmuxconf.SettingWatchInterval], DefaultInterval); ok {
 		w.interval = d
 	} else {
 		w.interval = DefaultInterval
-		w.logf("@agent-wizard-watch-interval is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
+		w.logf("%s is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", tmuxconf.SettingWatchInterval, s[tmuxconf.SettingWatchInterval])
 	}
-	if d, ok := parseDuration(s["@agent-wizard-restore-grace"], DefaultGrace, 0, time.Hour); ok {
+	if d, ok := parseDuration(s[tmuxconf.SettingRestoreGrace], DefaultGrace, 0, time.Hour); ok {
 		w.grace = d
 	} else {
 		w.grace = DefaultGrace
-		w.logf("@agent-wizard-restore-grace is %q, not a duration from 0s to 1h such as 30s: using 30s", s["@agent-wizard-restore-grace"])
+		w.logf("%s is %q, not a duration from 0s to 1h such as 30s: using 30s", tmuxconf.SettingRestoreGrace, s[tmuxconf.SettingRestoreGrace])
 	}
 }
 
