@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -106,8 +107,28 @@ func setupServer(env *testscript.Env) error {
 	tmuxVar, pane, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
 	env.Setenv("TMUX", strings.Replace(tmuxVar, ",$", ",", 1))
 	env.Setenv("TMUX_PANE", pane)
-	return nil
+	return shellReady(env, name, pane)
 }
+
+// shellReady waits (bounded) until the first pane's shell shows its prompt, so that no script
+// starts while the shell is still starting: on a loaded machine that can take seconds.
+func shellReady(env *testscript.Env, socket, pane string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		capture := exec.Command("tmux", "-L", socket, "capture-pane", "-p", "-t", pane)
+		capture.Env = env.Vars
+		out, _ := capture.Output()
+		if prompt.Match(bytes.TrimRight(out, "\n ")) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the first pane's shell showed no prompt within 30s; its screen:\n%s", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+var prompt = regexp.MustCompile(`[$#]$`)
 
 func repoRoot() (string, error) {
 	wd, err := os.Getwd()

@@ -12,7 +12,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	programs := map[string]func(){
 		"taw": func() { os.Exit(cli.Main(cli.System())) },
-	})
+	}
+	for name, run := range standIns {
+		programs[name] = run
+	}
+	testscript.Main(m, programs)
 }

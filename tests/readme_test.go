@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -99,3 +100,49 @@ func TestReadmeIsTheFrontDoor(t *testing.T) {
 }
 
 var docLink = regexp.MustCompile(`\]\((docs/[^)#]+)`)
+
+// TestReadmeOptionsTableIsTheCatalogue keeps the README's options table the settings catalogue's
+// own words, row for row; TAW_UPDATE=1 writes it anew.
+func TestReadmeOptionsTableIsTheCatalogue(t *testing.T) {
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "| option | default | allowed | what it does |\n| --- | --- | --- | --- |\n"
+	readme := string(data)
+	start := strings.Index(readme, head)
+	if start < 0 {
+		t.Fatal("README.md has no options table")
+	}
+	end := start + len(head)
+	for end < len(readme) && readme[end] == '|' {
+		end += strings.IndexByte(readme[end:], '\n') + 1
+	}
+	var want strings.Builder
+	want.WriteString(head)
+	for _, s := range tmuxconf.Catalogue {
+		def, allows := "(none)", "—"
+		if s.Default != "" {
+			def = s.Default
+		}
+		if s.Allows != "" {
+			allows = s.Allows
+		}
+		fmt.Fprintf(&want, "| `%s` | `%s` | %s | %s |\n", s.Name, def, allows, s.Doc)
+	}
+	if readme[start:end] == want.String() {
+		return
+	}
+	if os.Getenv("TAW_UPDATE") != "" {
+		if err := os.WriteFile(path, []byte(readme[:start]+want.String()+readme[end:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's options table is not the settings catalogue (run with TAW_UPDATE=1 to write it):\n%s", want.String())
+}

@@ -1,11 +1,38 @@
 package tests
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/taw-tmux/taw/helper/procinfo"
 )
+
+// standIns are programs the session scripts run in panes where the real one cannot run in a test
+// (ssh needs a host): real executables, so the process's argv is exactly what was typed, as a real
+// ssh's is (a script would show its interpreter first).
+var standIns = map[string]func(){
+	// ssh: says where it would connect, then waits like a session does.
+	"ssh": func() { standIn("connected (stand-in for ssh) to " + strings.Join(os.Args[1:], " ")) },
+	// show-args: prints its arguments, one a line, then waits.
+	"show-args": func() { standIn("args: " + strings.Join(os.Args[1:], "|")) },
+}
+
+func standIn(say string) {
+	fmt.Println(say)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	<-sig
+	os.Exit(0)
+}
 
 // Commands of the session scripts.
 func init() {
@@ -33,6 +60,90 @@ func init() {
 				ts.Fatalf("filewait: %s did not appear within %s", path, limit)
 			}
 			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	// paneprog <target> <dir> <want-file> [seconds]: poll until the program in front of the pane's
+	// shell runs with exactly the argv in want-file (one word a line) in directory dir, read from
+	// the process itself.
+	commands["paneprog"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! paneprog")
+		}
+		if len(args) < 3 || len(args) > 4 {
+			ts.Fatalf("usage: paneprog <target> <dir> <want-file> [seconds]")
+		}
+		limit := 20 * time.Second
+		if len(args) == 4 {
+			d, err := time.ParseDuration(args[3] + "s")
+			ts.Check(err)
+			limit = d
+		}
+		want := strings.Split(strings.TrimSuffix(ts.ReadFile(args[2]), "\n"), "\n")
+		wantDir, err := filepath.EvalSymlinks(ts.MkAbs(args[1]))
+		ts.Check(err)
+		deadline := time.Now().Add(limit)
+		last := "nothing"
+		for {
+			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "display-message", "-p", "-t", args[0], "#{pane_pid}")
+			cmd.Env = environ(ts)
+			out, _ := cmd.Output()
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil {
+				leader, _, shellInFront, err := procinfo.Foreground(pid)
+				switch {
+				case err != nil:
+					last = err.Error()
+				case shellInFront:
+					last = "the shell at its prompt"
+				default:
+					dir, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", leader.PID))
+					last = fmt.Sprintf("%q in %s", leader.Argv, dir)
+					if strings.Join(leader.Argv, "\x00") == strings.Join(want, "\x00") && dir == wantDir {
+						return
+					}
+				}
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("paneprog: %s runs %s after %s, want %q in %s", args[0], last, limit, want, wantDir)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+
+	// panewait [-a] <target> <regexp> [seconds]: poll until the pane's screen and scrollback match;
+	// with -a, only the normal screen kept under a program on the alternate screen (what was on the
+	// pane before the program drew).
+	commands["panewait"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("unsupported: ! panewait")
+		}
+		capture := []string{"capture-pane", "-p", "-S", "-"}
+		if len(args) > 0 && args[0] == "-a" {
+			capture, args = []string{"capture-pane", "-p", "-a"}, args[1:]
+		}
+		if len(args) < 2 || len(args) > 3 {
+			ts.Fatalf("usage: panewait [-a] <target> <regexp> [seconds]")
+		}
+		re, err := regexp.Compile(args[1])
+		ts.Check(err)
+		limit := 20 * time.Second
+		if len(args) == 3 {
+			d, err := time.ParseDuration(args[2] + "s")
+			ts.Check(err)
+			limit = d
+		}
+		deadline := time.Now().Add(limit)
+		for {
+			cmd := exec.Command("tmux", append([]string{"-L", ts.Getenv("TAW_SOCKET")}, append(capture, "-t", args[0])...)...)
+			cmd.Env = environ(ts)
+			out, _ := cmd.CombinedOutput()
+			if re.Match(out) {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("panewait: %s does not match %q after %s:\n%s", args[0], args[1], limit, out)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 }

@@ -44,6 +44,7 @@ var loadSteps = []loadStep{
 	watcherStep,
 	attentionStep,
 	sessionAutosaveStep,
+	sessionRestoreOnStartStep,
 	pluginsLoadStep,
 }
 

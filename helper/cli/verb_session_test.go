@@ -73,6 +73,9 @@ func TestNewSessionCommands(t *testing.T) {
 		{"taw session delete a b", CodeUsage},
 		{"taw session import-resurrect a b", CodeUsage},
 		{"taw session nope", CodeUsage},
+		{"taw session paint", CodeUsage},
+		{"taw session paint a b", CodeUsage},
+		{"taw session restore-on-start extra", CodeUsage},
 	} {
 		if _, err := sessionTestApp(t, tt.args); err == nil || AsError(err).Code != tt.code {
 			t.Errorf("%s: %v, want code %s", tt.args, err, tt.code)

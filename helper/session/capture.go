@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
@@ -31,8 +32,25 @@ type Captured struct {
 	Backups int
 }
 
+// ForegroundArgv reads the argv of the program in front of a pane's shell (nil when the shell
+// itself is at its prompt); Capture uses procinfo's unless a test gives another.
+type ForegroundArgv func(panePID int) []string
+
+// ProcForeground is the real ForegroundArgv: the foreground group leader's argv from the process.
+func ProcForeground(panePID int) []string {
+	if panePID <= 0 {
+		return nil
+	}
+	leader, _, shellInFront, err := procinfo.Foreground(panePID)
+	if err != nil || shellInFront || len(leader.Argv) == 0 {
+		return nil
+	}
+	return leader.Argv
+}
+
 // Capture reads every session, window and pane of the server, with taw's agent facts, in one tmux
-// call.
+// call; then each pane's program from its process, and, when @agent-wizard-save-pane-contents is
+// on, every pane's contents in a second call.
 func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) (*Captured, error) {
 	wf := make([]string, len(windowFields))
 	for i, f := range windowFields {
@@ -41,7 +59,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
 		panestate.ListCmd(rowMark+"P"+fieldSep),
-		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}"},
+		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}" + fieldSep +
+			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}"},
 	)
 	if err != nil {
 		return nil, err
@@ -49,6 +68,7 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	var windows [][]string
 	var panes []panestate.Pane
 	backups := DefaultBackups
+	contentsOn, lines := false, DefaultPaneContentsLines
 	for _, row := range strings.Split(out, rowMark) {
 		row = strings.TrimSuffix(row, "\n")
 		kind, rest, ok := strings.Cut(row, fieldSep)
@@ -69,12 +89,108 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			}
 			panes = append(panes, p)
 		case "S":
-			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n >= 0 && n <= MaxBackups {
+			f := strings.Split(rest, fieldSep)
+			if n, err := strconv.Atoi(strings.TrimSpace(f[0])); err == nil && n >= 0 && n <= MaxBackups {
 				backups = n
+			}
+			if len(f) == 3 {
+				contentsOn = isOn(f[1])
+				lines = ContentsLines(f[2])
 			}
 		}
 	}
-	return &Captured{Doc: Build(windows, panes, now, origin), Backups: backups}, nil
+	doc := Build(windows, panes, now, origin)
+	programs := map[paneKey]*Program{}
+	for _, p := range panes {
+		if argv := foreground(p.PID); argv != nil {
+			programs[keyOf(p)] = &Program{Argv: argv, Dir: p.Cwd}
+		}
+	}
+	doc.eachPane(func(k paneKey, sp *Pane) { sp.Program = programs[k] })
+	if contentsOn {
+		if err := captureContents(ctx, c, doc, panes, lines); err != nil {
+			return nil, err
+		}
+	}
+	return &Captured{Doc: doc, Backups: backups}, nil
+}
+
+// foreground is the ForegroundArgv captures use; a test may swap it.
+var foreground ForegroundArgv = ProcForeground
+
+// paneKey names a pane by its session, window index and pane index, in a capture and a document.
+type paneKey struct {
+	session       string
+	window, index int
+}
+
+func keyOf(p panestate.Pane) paneKey { return paneKey{p.SessionName, p.WindowIndex, p.PaneIndex} }
+
+// eachPane calls f for every pane of the document.
+func (d *Document) eachPane(f func(k paneKey, p *Pane)) {
+	for si := range d.Sessions {
+		s := &d.Sessions[si]
+		for wi := range s.Windows {
+			w := &s.Windows[wi]
+			for pi := range w.Panes {
+				f(paneKey{s.Name, w.Index, w.Panes[pi].Index}, &w.Panes[pi])
+			}
+		}
+	}
+}
+
+func isOn(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "yes", "true", "1":
+		return true
+	}
+	return false
+}
+
+// ContentsLines reads the lines setting: how many lines of scrollback a save keeps beside the
+// visible screen; bad values fall back to the default.
+func ContentsLines(v string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return DefaultPaneContentsLines
+	}
+	return min(n, MaxPaneContentsLines)
+}
+
+// captureContents reads every pane's screen and scrollback in one tmux call: each capture follows
+// a mark naming its pane, and no capture can hold the mark's byte (tmux keeps no C0 control in a
+// cell).
+func captureContents(ctx context.Context, c *tmux.Client, doc *Document, panes []panestate.Pane, lines int) error {
+	var cmds []tmux.Cmd
+	for _, p := range panes {
+		cmds = append(cmds,
+			tmux.Cmd{"display-message", "-p", "-t", p.ID, rowMark + "C" + fieldSep + p.ID},
+			tmux.Cmd{"capture-pane", "-p", "-e", "-t", p.ID, "-S", "-" + strconv.Itoa(lines)})
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	out, err := c.Run(ctx, cmds...)
+	if err != nil {
+		return fmt.Errorf("read pane contents: %w", err)
+	}
+	byID := map[string][]byte{}
+	for _, part := range strings.Split(out, rowMark) {
+		head, body, ok := strings.Cut(part, "\n")
+		kind, id, ok2 := strings.Cut(head, fieldSep)
+		if !ok || !ok2 || kind != "C" {
+			continue
+		}
+		// tmux 3.3a pads what display-message prints after the control byte with a space per
+		// message printed before it in the call; the pane id itself holds no space.
+		byID[strings.TrimSpace(id)] = CompressContents([]byte(body))
+	}
+	at := map[paneKey][]byte{}
+	for _, p := range panes {
+		at[keyOf(p)] = byID[p.ID]
+	}
+	doc.eachPane(func(k paneKey, sp *Pane) { sp.Contents = at[k] })
+	return nil
 }
 
 // Build assembles a document from list-windows rows (windowFields) and the panes.

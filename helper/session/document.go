@@ -41,12 +41,23 @@ type Window struct {
 
 // Pane is one pane of a window, in tmux's pane order.
 type Pane struct {
-	Index   int    `json:"index"`
-	Dir     string `json:"dir"`
-	Title   string `json:"title"`
-	Active  bool   `json:"active"`
-	Command string `json:"command,omitempty"` // what ran in front of it; informational only
-	Agent   *Agent `json:"agent,omitempty"`
+	Index   int      `json:"index"`
+	Dir     string   `json:"dir"`
+	Title   string   `json:"title"`
+	Active  bool     `json:"active"`
+	Command string   `json:"command,omitempty"` // what ran in front of it; informational only
+	Program *Program `json:"program,omitempty"`
+	Agent   *Agent   `json:"agent,omitempty"`
+	// Contents are the pane's visible contents and scrollback as capture-pane -e printed them
+	// (colours kept), gzip-compressed; saved only when @agent-wizard-save-pane-contents is on.
+	Contents []byte `json:"contents,omitempty"`
+}
+
+// Program is the program in front of the pane's shell when it was saved: its full argv, read
+// from the process, and its working directory.
+type Program struct {
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir,omitempty"`
 }
 
 // Agent is taw's record of the pane's agent: who held the pane, its session, and the resume
@@ -71,6 +82,8 @@ type Counts struct {
 	Windows  int `json:"windows"`
 	Panes    int `json:"panes"`
 	Agents   int `json:"agents"`
+	Programs int `json:"programs"`
+	Contents int `json:"contents"` // panes whose contents were saved
 }
 
 // Count sizes the document.
@@ -84,6 +97,12 @@ func (d *Document) Count() Counts {
 			for _, p := range w.Panes {
 				if p.Agent != nil {
 					c.Agents++
+				}
+				if p.Program != nil {
+					c.Programs++
+				}
+				if len(p.Contents) > 0 {
+					c.Contents++
 				}
 			}
 		}

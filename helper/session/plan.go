@@ -5,13 +5,16 @@ import (
 	"sort"
 
 	"github.com/taw-tmux/taw/helper/panestate"
-	"github.com/taw-tmux/taw/helper/report"
 )
 
 // Live is what the running server holds when a restore starts.
 type Live struct {
 	Sessions map[string]bool
 	Panes    []panestate.Pane
+	// Programs are the server's program rules; Shell and ShellCommand its default-shell and
+	// default-command.
+	Programs            ProgramRules
+	Shell, ShellCommand string
 }
 
 // Plan is a restore worked out before tmux is touched.
@@ -34,12 +37,21 @@ type Target struct {
 
 func (t Target) String() string { return fmt.Sprintf("%s:%d.%d", t.Session, t.Window, t.Pane) }
 
-// Typing is one pane's resume command.
+// Typing is one pane's command: its agent's resume command, or the program it ran.
 type Typing struct {
-	Target Target
-	Agent  *Agent
-	Resume Resume
-	Line   string // what is typed, before Enter
+	Target  Target
+	Agent   *Agent
+	Resume  *Resume  // nil for a program
+	Program []string // the program's argv, when Resume is nil
+	Line    string   // what is typed, before Enter
+}
+
+// PlanOptions are what a restore plan depends on besides the save and the server.
+type PlanOptions struct {
+	ResumeAgents bool
+	Programs     ProgramRules
+	// HasFile says whether a file exists (a directory's Session.vim); nil for none.
+	HasFile func(path string) bool
 }
 
 // Note is something the restore did not do, and why.
@@ -51,8 +63,10 @@ type Note struct {
 // PlanRestore decides what a restore of d does in a server holding live: which sessions it
 // creates (those missing; an existing session is never touched), and which panes get their resume
 // command typed (none when resume is off; one pane per agent session, and none for a session an
-// agent in the server runs already).
-func PlanRestore(d *Document, live Live, resumeOn bool) Plan {
+// agent in the server runs already). A pane whose agent gets no resume command gets its program
+// started again when the rules name it: agents keep priority.
+func PlanRestore(d *Document, live Live, opts PlanOptions) Plan {
+	resumeOn := opts.ResumeAgents
 	p := Plan{Tiled: map[string]map[int]bool{}}
 	claimed := map[string]string{} // session key → the pane that resumes it, or the live pane running it
 	for _, lp := range live.Panes {
@@ -83,30 +97,57 @@ func PlanRestore(d *Document, live Live, resumeOn bool) Plan {
 				if problem != "" {
 					p.Notes = append(p.Notes, Note{Target: t.String(), Note: problem})
 				}
-				if res == nil {
+				switch {
+				case res == nil:
+					if p.planProgram(t, pane, opts) {
+						continue
+					}
 					if pane.Agent != nil && pane.Agent.Name != "" && problem == "" {
 						p.Notes = append(p.Notes, Note{Target: t.String(), Note: "left a plain shell: " + pane.Agent.Name + " ran here but reported no session taw can resume"})
 					}
-					continue
-				}
-				if !resumeOn {
+				case !resumeOn:
 					if !resumeOffNoted {
 						p.Notes = append(p.Notes, Note{Note: "resuming agents is off ([session] resume_agents_on_restore = false): no command typed"})
 						resumeOffNoted = true
 					}
-					continue
+				default:
+					if by, ok := claimed[res.SessionKey]; ok {
+						p.Notes = append(p.Notes, Note{Target: t.String(), Note: "left a plain shell: the same " + res.Agent + " session is resumed in " + by})
+						continue
+					}
+					line, err := TypedLine(res.Argv)
+					if err != nil {
+						p.Notes = append(p.Notes, Note{Target: t.String(), Note: "resume command not typed: " + err.Error()})
+						continue
+					}
+					claimed[res.SessionKey] = t.String()
+					p.Typing = append(p.Typing, Typing{Target: t, Agent: pane.Agent, Resume: res, Line: line})
 				}
-				if by, ok := claimed[res.SessionKey]; ok {
-					p.Notes = append(p.Notes, Note{Target: t.String(), Note: "left a plain shell: the same " + res.Agent + " session is resumed in " + by})
-					continue
-				}
-				claimed[res.SessionKey] = t.String()
-				p.Typing = append(p.Typing, Typing{Target: t, Agent: pane.Agent, Resume: *res, Line: report.ShellLine(res.Argv)})
 			}
 		}
 		p.Create = append(p.Create, s)
 	}
 	return p
+}
+
+// planProgram adds the pane's saved program to the typing when the rules start it again, and says
+// whether it did.
+func (p *Plan) planProgram(t Target, pane Pane, opts PlanOptions) bool {
+	if pane.Program == nil {
+		return false
+	}
+	dir := first(pane.Program.Dir, pane.Dir)
+	argv, ok := opts.Programs.Restart(pane.Program.Argv, dir, opts.HasFile)
+	if !ok {
+		return false
+	}
+	line, err := TypedLine(argv)
+	if err != nil {
+		p.Notes = append(p.Notes, Note{Target: t.String(), Note: "program not started: " + err.Error()})
+		return false
+	}
+	p.Typing = append(p.Typing, Typing{Target: t, Agent: pane.Agent, Program: argv, Line: line})
+	return true
 }
 
 // layoutProblem says why a window's saved layout cannot be given to tmux, "" when it can.
@@ -148,4 +189,9 @@ func Size(s Session) (w, h int) {
 		}
 	}
 	return 0, 0
+}
+
+// NoServer is what a restore finds when no server runs: nothing, and the default program rules.
+func NoServer() Live {
+	return Live{Sessions: map[string]bool{}, Programs: ParsePrograms("", "")}
 }

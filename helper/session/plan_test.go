@@ -35,7 +35,7 @@ func TestPlanRestore(t *testing.T) {
 			panestate.OptSessionID: "S-live", panestate.OptSessionSource: "my-agent", panestate.OptSessionAgent: "my-agent",
 			panestate.OptResume: "my-agent --resume S-live", panestate.OptResumeSource: "my-agent", panestate.OptResumeAgent: "my-agent",
 		}}}}
-	p := PlanRestore(d, live, true)
+	p := PlanRestore(d, live, PlanOptions{ResumeAgents: true})
 	if len(p.Kept) != 1 || p.Kept[0] != "main" {
 		t.Fatalf("an existing session is kept as it is: %v", p.Kept)
 	}
@@ -70,7 +70,7 @@ func TestPlanRestore(t *testing.T) {
 
 func TestPlanRestoreResumeOff(t *testing.T) {
 	d := doc(Session{Name: "s", Windows: []Window{{Index: 0, Panes: []Pane{agentPane("/a", "S1", "my-agent", "--resume", "S1"), agentPane("/b", "S2", "my-agent", "--resume", "S2")}}}})
-	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, false)
+	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, PlanOptions{})
 	if len(p.Typing) != 0 || len(p.Create) != 1 {
 		t.Fatalf("resume off types nothing: %+v", p.Typing)
 	}
@@ -81,7 +81,7 @@ func TestPlanRestoreResumeOff(t *testing.T) {
 
 func TestPlanRestoreLayoutPaneCount(t *testing.T) {
 	d := doc(Session{Name: "s", Windows: []Window{{Index: 0, Layout: "ce9d,200x49,0,0,0", Panes: []Pane{{Dir: "/a"}, {Index: 1, Dir: "/b"}}}}})
-	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, true)
+	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, PlanOptions{ResumeAgents: true})
 	if !p.Tiled["s"][0] || !strings.Contains(notesText(p.Notes), "it places 1 panes, the window saved 2") {
 		t.Fatalf("a layout for another pane count is not applied: %+v", p.Notes)
 	}
@@ -97,7 +97,7 @@ func notesText(ns []Note) string {
 
 func TestPlanRestoreAgentWithoutSession(t *testing.T) {
 	d := doc(Session{Name: "s", Windows: []Window{{Index: 0, Panes: []Pane{{Dir: "/a", Agent: &Agent{Name: "aider", Detected: "aider"}}}}}})
-	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, true)
+	p := PlanRestore(d, Live{Sessions: map[string]bool{}}, PlanOptions{ResumeAgents: true})
 	if len(p.Typing) != 0 || !strings.Contains(notesText(p.Notes), "s:0.0: left a plain shell: aider ran here but reported no session taw can resume") {
 		t.Fatalf("an agent with nothing to resume is said: %+v", p.Notes)
 	}

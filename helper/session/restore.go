@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +20,9 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_name}"},
 		panestate.ListCmd(rowMark+"P"+fieldSep),
+		tmux.Cmd{"display-message", "-p", rowMark + "O" + fieldSep + strings.Join([]string{
+			"#{" + SettingRestorePrograms + "}", "#{" + SettingResurrectProcesses + "}", "#{default-shell}", "#{default-command}",
+		}, fieldSep)},
 	)
 	if err != nil {
 		return Live{}, err
@@ -38,6 +42,11 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 				return Live{}, err
 			}
 			live.Panes = append(live.Panes, p)
+		case "O":
+			if f := strings.Split(rest, fieldSep); len(f) == 4 {
+				live.Programs = ParsePrograms(f[0], f[1])
+				live.Shell, live.ShellCommand = f[2], f[3]
+			}
 		}
 	}
 	return live, nil
@@ -57,15 +66,23 @@ type Restorer struct {
 	DirExists func(dir string) bool
 	// StartServer: no server runs yet, so the restore's first session starts it.
 	StartServer bool
+	// PaintBin is the taw binary whose paint verb shows a pane's saved contents before its
+	// shell starts; "" shows none.
+	PaintBin string
+	// Shell and ShellCommand are tmux's default-shell and default-command, which a painted
+	// pane becomes once its contents are shown.
+	Shell, ShellCommand string
 }
 
 // Result is what a restore did.
 type Result struct {
-	Created []string  `json:"created"`
-	Kept    []string  `json:"kept"`
-	Panes   int       `json:"panes"`
-	Resumed []Resumed `json:"resumed"`
-	Notes   []Note    `json:"notes"`
+	Created  []string  `json:"created"`
+	Kept     []string  `json:"kept"`
+	Panes    int       `json:"panes"`
+	Resumed  []Resumed `json:"resumed"`
+	Programs []Started `json:"programs"`
+	Painted  int       `json:"painted"` // panes that show their saved contents
+	Notes    []Note    `json:"notes"`
 }
 
 // Resumed is one pane whose command was typed.
@@ -77,6 +94,14 @@ type Resumed struct {
 	Command string `json:"command"`
 }
 
+// Started is one pane whose program was started again.
+type Started struct {
+	Target  string   `json:"target"`
+	PaneID  string   `json:"pane_id"`
+	Argv    []string `json:"argv"`
+	Command string   `json:"command"`
+}
+
 // created is what tmux made for one window.
 type created struct {
 	session  string // session id
@@ -84,130 +109,177 @@ type created struct {
 	panes    []string // pane ids in saved order
 }
 
+// restoreRun is one restore under way: the plan, what tmux made of it so far, and the result.
+type restoreRun struct {
+	r          *Restorer
+	plan       Plan
+	res        Result
+	sessionIDs []string
+	windows    [][]created // per session of the plan, per window
+	firstIndex []int       // the index tmux gave each session's first window
+}
+
 // Restore creates the plan's sessions, windows and panes in three tmux calls, then types each
 // command as its pane's shell reaches its prompt. If creating fails, the sessions this restore
 // made are removed again, so nothing is left half-made.
 func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
-	res := Result{Created: []string{}, Kept: plan.Kept, Resumed: []Resumed{}, Notes: append([]Note(nil), plan.Notes...)}
-	if res.Kept == nil {
-		res.Kept = []string{}
+	run := &restoreRun{r: r, plan: plan, res: Result{Created: []string{}, Kept: plan.Kept, Resumed: []Resumed{},
+		Programs: []Started{}, Notes: append([]Note(nil), plan.Notes...)}}
+	if run.res.Kept == nil {
+		run.res.Kept = []string{}
 	}
 	if len(plan.Create) == 0 {
-		return res, nil
+		return run.res, nil
 	}
-	esc := tmuxfmt.Literal
-	dirArgs := func(target string, dir string) []string {
-		if dir == "" {
-			return nil
+	for _, phase := range []func(context.Context) error{run.createSessions, run.createWindowsAndPanes, run.arrange} {
+		if err := phase(ctx); err != nil {
+			return run.undo(ctx, err)
 		}
-		if r.DirExists != nil && !r.DirExists(dir) {
-			res.Notes = append(res.Notes, Note{Target: target, Note: "directory " + dir + " is gone: the pane starts in tmux's default directory"})
-			return nil
-		}
-		return []string{"-c", esc(dir)}
 	}
+	if err := r.typeAll(ctx, plan.Typing, run.paneIDs(), &run.res); err != nil {
+		return run.res, err
+	}
+	return run.res, nil
+}
 
-	// 1. The sessions, each with its first window and first pane.
+// undo removes the sessions this restore made.
+func (run *restoreRun) undo(ctx context.Context, err error) (Result, error) {
+	var kill []tmux.Cmd
+	for _, id := range run.sessionIDs {
+		kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
+	}
+	_, _ = run.r.Client.Run(context.WithoutCancel(ctx), kill...)
+	return Result{}, fmt.Errorf("restore stopped, nothing of it kept: %w", err)
+}
+
+// paneStart is the directory and the command a new pane starts with: its saved directory when it
+// is still there, and taw's paint verb when its contents were saved.
+func (run *restoreRun) paneStart(t Target, p Pane) (dirArgs, command []string) {
+	if p.Dir != "" {
+		if run.r.DirExists != nil && !run.r.DirExists(p.Dir) {
+			run.res.Notes = append(run.res.Notes, Note{Target: t.String(), Note: "directory " + p.Dir + " is gone: the pane starts in tmux's default directory"})
+		} else {
+			dirArgs = []string{"-c", tmuxfmt.Literal(p.Dir)}
+		}
+	}
+	if len(p.Contents) == 0 || run.r.PaintBin == "" {
+		return dirArgs, nil
+	}
+	file, err := WritePaintFile(run.r.LockDir, PaintFile{Contents: p.Contents, Shell: run.r.Shell, ShellCommand: run.r.ShellCommand})
+	if err != nil {
+		run.res.Notes = append(run.res.Notes, Note{Target: t.String(), Note: "contents not shown: " + err.Error()})
+		return dirArgs, nil
+	}
+	run.res.Painted++
+	// Two or more words: tmux runs them directly, with no shell reading them.
+	return dirArgs, []string{run.r.PaintBin, "session", "paint", file}
+}
+
+// createSessions makes each session with its first window and first pane.
+func (run *restoreRun) createSessions(ctx context.Context) error {
+	plan := run.plan
 	var cmds []tmux.Cmd
 	for _, s := range plan.Create {
 		w := s.Windows[0]
-		cmd := tmux.Cmd{"new-session", "-d", "-s", esc(s.Name), "-n", esc(w.Name)}
-		cmd = append(cmd, dirArgs(Target{s.Name, w.Index, 0}.String(), w.Panes[0].Dir)...)
+		cmd := tmux.Cmd{"new-session", "-d", "-s", tmuxfmt.Literal(s.Name), "-n", tmuxfmt.Literal(w.Name)}
+		dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
+		cmd = append(cmd, dir...)
 		if width, height := Size(s); width > 0 && height > 0 {
 			cmd = append(cmd, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))
 		}
-		cmds = append(cmds, append(cmd, "-P", "-F", "#{session_id}"+fieldSep+"#{window_id}"+fieldSep+"#{window_index}"+fieldSep+"#{pane_id}"))
+		cmd = append(cmd, "-P", "-F", "#{session_id}"+fieldSep+"#{window_id}"+fieldSep+"#{window_index}"+fieldSep+"#{pane_id}")
+		cmds = append(cmds, append(cmd, command...))
 	}
-	var out string
-	var err error
-	if r.StartServer {
-		// Only the tmux binary starts a server (taw's own client speaks to a running one), and
-		// tmux 3.3a's new server dies when the command list that starts it holds a second
-		// new-session after one with -n: so the first session starts the server on its own.
-		starter := *r.Client
-		if starter.Bin == "" {
-			starter.Bin = "tmux"
-		}
-		out, err = starter.Run(ctx, cmds[0])
-		// A server that was just killed may still accept a connection while it exits; the next
-		// try starts the new one.
-		for try := 0; try < 5 && tmux.IsServerGone(err); try++ {
-			time.Sleep(100 * time.Millisecond)
-			out, err = starter.Run(ctx, cmds[0])
-		}
-		if err == nil && len(cmds) > 1 {
-			var more string
-			more, err = r.Client.Run(ctx, cmds[1:]...)
-			out += more
-		}
-	} else {
-		out, err = r.Client.Run(ctx, cmds...)
-	}
-	lines := outputLines(out)
-	sessionIDs := make([]string, 0, len(plan.Create))
-	windows := make([][]created, len(plan.Create))
-	firstIndex := make([]int, len(plan.Create))
-	for i, l := range lines {
+	out, err := run.runCreate(ctx, cmds)
+	run.windows = make([][]created, len(plan.Create))
+	run.firstIndex = make([]int, len(plan.Create))
+	for i, l := range outputLines(out) {
 		f := strings.Split(l, fieldSep)
 		if len(f) != 4 || i >= len(plan.Create) {
 			continue
 		}
-		sessionIDs = append(sessionIDs, f[0])
-		firstIndex[i], _ = strconv.Atoi(f[2])
-		windows[i] = []created{{session: f[0], windowID: f[1], panes: []string{f[3]}}}
-	}
-	undo := func(err error) (Result, error) {
-		var kill []tmux.Cmd
-		for _, id := range sessionIDs {
-			kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
-		}
-		_, _ = r.Client.Run(context.WithoutCancel(ctx), kill...)
-		return Result{}, fmt.Errorf("restore stopped, nothing of it kept: %w", err)
+		run.sessionIDs = append(run.sessionIDs, f[0])
+		run.firstIndex[i], _ = strconv.Atoi(f[2])
+		run.windows[i] = []created{{session: f[0], windowID: f[1], panes: []string{f[3]}}}
 	}
 	if err != nil {
-		return undo(err)
+		return err
 	}
-	if len(sessionIDs) != len(plan.Create) {
-		return undo(fmt.Errorf("tmux created %d of %d sessions", len(sessionIDs), len(plan.Create)))
+	if len(run.sessionIDs) != len(plan.Create) {
+		return fmt.Errorf("tmux created %d of %d sessions", len(run.sessionIDs), len(plan.Create))
 	}
+	return nil
+}
 
-	// 2. The other windows and every other pane. Each split goes after the window's first pane,
-	// which stays active (-d), so splitting in reverse order leaves the panes in saved order.
-	cmds = cmds[:0]
+// runCreate runs the new-session commands, starting the server first when none runs.
+func (run *restoreRun) runCreate(ctx context.Context, cmds []tmux.Cmd) (string, error) {
+	r := run.r
+	if !r.StartServer {
+		return r.Client.Run(ctx, cmds...)
+	}
+	// Only the tmux binary starts a server (taw's own client speaks to a running one), and
+	// tmux 3.3a's new server dies when the command list that starts it holds a second
+	// new-session after one with -n: so the first session starts the server on its own.
+	starter := *r.Client
+	if starter.Bin == "" {
+		starter.Bin = "tmux"
+	}
+	out, err := starter.Run(ctx, cmds[0])
+	// A server that was just killed may still accept a connection while it exits; the next
+	// try starts the new one.
+	for try := 0; try < 5 && tmux.IsServerGone(err); try++ {
+		time.Sleep(100 * time.Millisecond)
+		out, err = starter.Run(ctx, cmds[0])
+	}
+	if err == nil && len(cmds) > 1 {
+		var more string
+		more, err = r.Client.Run(ctx, cmds[1:]...)
+		out += more
+	}
+	return out, err
+}
+
+// createWindowsAndPanes makes the other windows and every other pane. Each split goes after the
+// window's first pane, which stays active (-d), so splitting in reverse order leaves the panes in
+// saved order.
+func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
+	var cmds []tmux.Cmd
 	type want struct{ s, w int } // a line of output: a new window (w ≥ 0, first pane) or a pane
 	var wants []want
 	var paneWants [][2]int // session, window for each split line
-	for i, s := range plan.Create {
-		sid := sessionIDs[i]
-		if firstIndex[i] != s.Windows[0].Index {
-			cmds = append(cmds, tmux.Cmd{"move-window", "-s", windows[i][0].windowID, "-t", sid + ":" + strconv.Itoa(s.Windows[0].Index)})
+	for i, s := range run.plan.Create {
+		sid := run.sessionIDs[i]
+		if run.firstIndex[i] != s.Windows[0].Index {
+			cmds = append(cmds, tmux.Cmd{"move-window", "-s", run.windows[i][0].windowID, "-t", sid + ":" + strconv.Itoa(s.Windows[0].Index)})
 		}
 		for j, w := range s.Windows {
 			target := sid + ":" + strconv.Itoa(w.Index)
 			if j > 0 {
-				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", esc(w.Name)}
-				cmd = append(cmd, dirArgs(Target{s.Name, w.Index, 0}.String(), w.Panes[0].Dir)...)
-				cmds = append(cmds, append(cmd, "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}"))
+				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", tmuxfmt.Literal(w.Name)}
+				dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
+				cmd = append(append(cmd, dir...), "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}")
+				cmds = append(cmds, append(cmd, command...))
 				wants = append(wants, want{i, j})
-				windows[i] = append(windows[i], created{session: sid})
+				run.windows[i] = append(run.windows[i], created{session: sid})
 			}
 			for k := len(w.Panes) - 1; k >= 1; k-- {
 				cmd := tmux.Cmd{"split-window", "-d", "-t", target}
-				cmd = append(cmd, dirArgs(Target{s.Name, w.Index, k}.String(), w.Panes[k].Dir)...)
-				cmds = append(cmds, append(cmd, "-P", "-F", "#{pane_id}"))
+				dir, command := run.paneStart(Target{s.Name, w.Index, k}, w.Panes[k])
+				cmd = append(append(cmd, dir...), "-P", "-F", "#{pane_id}")
+				cmds = append(cmds, append(cmd, command...))
 				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", target, "tiled"}) // room for the next
 				wants = append(wants, want{i, -1})
 				paneWants = append(paneWants, [2]int{i, j})
 			}
 		}
 	}
-	out, err = r.Client.Run(ctx, cmds...)
+	out, err := run.r.Client.Run(ctx, cmds...)
 	if err != nil {
-		return undo(err)
+		return err
 	}
-	lines = outputLines(out)
+	lines := outputLines(out)
 	if len(lines) != len(wants) {
-		return undo(fmt.Errorf("tmux printed %d of %d new windows and panes", len(lines), len(wants)))
+		return fmt.Errorf("tmux printed %d of %d new windows and panes", len(lines), len(wants))
 	}
 	// Splits arrive last pane first; collect them, then reverse.
 	splits := map[[2]int][]string{}
@@ -216,9 +288,9 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 		if wnt.w >= 0 {
 			f := strings.Split(lines[n], fieldSep)
 			if len(f) != 2 {
-				return undo(fmt.Errorf("unexpected tmux output %q", lines[n]))
+				return fmt.Errorf("unexpected tmux output %q", lines[n])
 			}
-			windows[wnt.s][wnt.w].windowID, windows[wnt.s][wnt.w].panes = f[0], []string{f[1]}
+			run.windows[wnt.s][wnt.w].windowID, run.windows[wnt.s][wnt.w].panes = f[0], []string{f[1]}
 			continue
 		}
 		k := paneWants[si]
@@ -229,17 +301,21 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 		for a, b := 0, len(ids)-1; a < b; a, b = a+1, b-1 {
 			ids[a], ids[b] = ids[b], ids[a]
 		}
-		windows[k[0]][k[1]].panes = append(windows[k[0]][k[1]].panes, ids...)
+		run.windows[k[0]][k[1]].panes = append(run.windows[k[0]][k[1]].panes, ids...)
 	}
+	return nil
+}
 
-	// 3. Layouts, names, titles, the active pane and window, zoom.
-	cmds = cmds[:0]
-	for i, s := range plan.Create {
+// arrange gives the windows their layouts, names and zoom, the panes their titles, and each
+// session its active pane and window.
+func (run *restoreRun) arrange(ctx context.Context) error {
+	var cmds []tmux.Cmd
+	for i, s := range run.plan.Create {
 		activeWindow := ""
 		for j, w := range s.Windows {
-			cw := windows[i][j]
+			cw := run.windows[i][j]
 			switch {
-			case plan.Tiled[s.Name][w.Index]:
+			case run.plan.Tiled[s.Name][w.Index]:
 				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", cw.windowID, "tiled"})
 			case w.Layout != "":
 				cmds = append(cmds, tmux.Cmd{"select-layout", "-t", cw.windowID, w.Layout})
@@ -248,7 +324,7 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 			active := cw.panes[0]
 			for k, p := range w.Panes {
 				if p.Title != "" {
-					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", esc(p.Title)})
+					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", tmuxfmt.Literal(p.Title)})
 				}
 				if p.Active {
 					active = cw.panes[k]
@@ -261,31 +337,29 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 			if w.Active || activeWindow == "" {
 				activeWindow = cw.windowID
 			}
-			res.Panes += len(cw.panes)
+			run.res.Panes += len(cw.panes)
 		}
 		cmds = append(cmds, tmux.Cmd{"select-window", "-t", activeWindow})
 		// new-session -x/-y also set the session's default-size, which the saved session did
 		// not have: the windows keep their size, the option goes.
-		cmds = append(cmds, tmux.Cmd{"set-option", "-u", "-t", sessionIDs[i], "default-size"})
-		res.Created = append(res.Created, s.Name)
+		cmds = append(cmds, tmux.Cmd{"set-option", "-u", "-t", run.sessionIDs[i], "default-size"})
+		run.res.Created = append(run.res.Created, s.Name)
 	}
-	if _, err := r.Client.Run(ctx, cmds...); err != nil {
-		return undo(err)
-	}
+	_, err := run.r.Client.Run(ctx, cmds...)
+	return err
+}
 
-	// 4. The commands.
+// paneIDs maps each planned pane to the pane tmux made for it.
+func (run *restoreRun) paneIDs() map[Target]string {
 	paneOf := map[Target]string{}
-	for i, s := range plan.Create {
+	for i, s := range run.plan.Create {
 		for j, w := range s.Windows {
 			for k := range w.Panes {
-				paneOf[Target{s.Name, w.Index, k}] = windows[i][j].panes[k]
+				paneOf[Target{s.Name, w.Index, k}] = run.windows[i][j].panes[k]
 			}
 		}
 	}
-	if err := r.typeAll(ctx, plan.Typing, paneOf, &res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return paneOf
 }
 
 // typeAll waits for each pane's shell to show its prompt (its shell holds the terminal, and the
@@ -302,15 +376,15 @@ func (r *Restorer) typeAll(ctx context.Context, typing []Typing, paneOf map[Targ
 	deadline := r.Now().Add(r.PromptWait)
 	lastCursor := map[string]string{}
 	for len(pending) > 0 {
-		out, err := r.Client.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{cursor_x} #{cursor_y} #{pane_dead}"})
+		out, err := r.Client.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{cursor_x} #{cursor_y} #{pane_dead} #{pane_current_command}"})
 		if err != nil {
 			return err
 		}
 		var ready []string
 		seen := map[string]bool{}
 		for _, l := range outputLines(out) {
-			f := strings.Fields(l)
-			if len(f) != 5 {
+			f := strings.SplitN(l, " ", 6)
+			if len(f) != 6 {
 				continue
 			}
 			t, ok := pending[f[0]]
@@ -329,6 +403,9 @@ func (r *Restorer) typeAll(ctx context.Context, typing []Typing, paneOf map[Targ
 			lastCursor[f[0]] = cursor
 			if cursor == "0,0" || cursor != prev {
 				continue // nothing drawn yet, or still drawing
+			}
+			if r.PaintBin != "" && f[5] == filepath.Base(r.PaintBin) {
+				continue // still showing the saved contents; the shell comes next
 			}
 			if front, err := r.ShellInFront(pid); err == nil && front {
 				ready = append(ready, f[0])
@@ -361,6 +438,7 @@ func (r *Restorer) typeAll(ctx context.Context, typing []Typing, paneOf map[Targ
 		}
 	}
 	sort.Slice(res.Resumed, func(i, j int) bool { return res.Resumed[i].Target < res.Resumed[j].Target })
+	sort.Slice(res.Programs, func(i, j int) bool { return res.Programs[i].Target < res.Programs[j].Target })
 	return nil
 }
 
@@ -375,19 +453,15 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 	now := r.Now().UnixMilli()
 	var cmds []tmux.Cmd
 	for _, id := range ids {
-		unlock, err := panestate.Lock(r.LockDir, id)
-		if err != nil {
-			return err
-		}
-		unlocks = append(unlocks, unlock)
 		t := pending[id]
-		rec := RestoredRecord(t.Agent, &t.Resume)
-		// @agent_restored tells the watcher the record is the restore's, so it is not cleared
-		// while the shell has not yet started the typed command.
-		next := panestate.OptionsFromRecord(map[string]string{}, rec, now)
-		next[panestate.OptUpdated] = strconv.FormatInt(now, 10)
-		next[panestate.OptRestored] = strconv.FormatInt(now, 10)
-		cmds = append(cmds, panestate.WriteCmds(id, map[string]string{}, next)...)
+		if t.Resume != nil {
+			unlock, err := panestate.Lock(r.LockDir, id)
+			if err != nil {
+				return err
+			}
+			unlocks = append(unlocks, unlock)
+			cmds = append(cmds, restoredRecordCmds(id, t, now)...)
+		}
 		cmds = append(cmds,
 			tmux.Cmd{"send-keys", "-t", id, "-l", "--", t.Line},
 			tmux.Cmd{"send-keys", "-t", id, "Enter"},
@@ -399,10 +473,25 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 	}
 	for _, id := range ids {
 		t := pending[id]
-		res.Resumed = append(res.Resumed, Resumed{Target: t.Target.String(), PaneID: id, Agent: t.Resume.Agent, Origin: t.Resume.Origin, Command: t.Line})
+		if t.Resume != nil {
+			res.Resumed = append(res.Resumed, Resumed{Target: t.Target.String(), PaneID: id, Agent: t.Resume.Agent, Origin: t.Resume.Origin, Command: t.Line})
+		} else {
+			res.Programs = append(res.Programs, Started{Target: t.Target.String(), PaneID: id, Argv: t.Program, Command: t.Line})
+		}
 		delete(pending, id)
 	}
 	return nil
+}
+
+// restoredRecordCmds put the agent's record back on a pane whose resume command is typed.
+// @agent_restored tells the watcher the record is the restore's, so it is not cleared while the
+// shell has not yet started the typed command.
+func restoredRecordCmds(id string, t Typing, now int64) []tmux.Cmd {
+	rec := RestoredRecord(t.Agent, t.Resume)
+	next := panestate.OptionsFromRecord(map[string]string{}, rec, now)
+	next[panestate.OptUpdated] = strconv.FormatInt(now, 10)
+	next[panestate.OptRestored] = strconv.FormatInt(now, 10)
+	return panestate.WriteCmds(id, map[string]string{}, next)
 }
 
 func onOff(b bool) string {

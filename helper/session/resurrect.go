@@ -94,6 +94,11 @@ func ParseResurrect(r io.Reader, now time.Time) (*Document, []Note, error) {
 				p.Command = full
 			}
 			p.Agent = agentFromCommand(full)
+			// resurrect kept the command line as ps printed it, its words joined by spaces: the
+			// words are all that is left of its argv.
+			if words := strings.Fields(full); len(words) > 0 {
+				p.Program = &Program{Argv: words, Dir: p.Dir}
+			}
 			w.Panes = append(w.Panes, p)
 		case "window":
 			if len(f) < 6 {

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/taw-tmux/taw/helper/session"
+	"github.com/urfave/cli/v2"
+)
+
+type sessionDeleteOptions struct {
+	Name string
+	JSON bool
+}
+
+func newSessionDeleteCommand(f *Factory, runF func(*sessionDeleteOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "delete",
+		Usage:     "delete a save and its earlier copies",
+		ArgsUsage: "<name> [--json]",
+		Flags:     []cli.Flag{sessionJSONFlag()},
+		Action: func(c *cli.Context) error {
+			positional, after, _ := splitArgs(c)
+			if len(positional) != 1 || len(after) > 0 {
+				return UsageErrorf("session delete takes one save name: taw session delete <name>")
+			}
+			opts := &sessionDeleteOptions{Name: positional[0], JSON: c.Bool(flagSessionJSON)}
+			if err := session.CheckName(opts.Name); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sessionDeleteRun(f, opts)
+		},
+	}
+}
+
+func sessionDeleteRun(f *Factory, opts *sessionDeleteOptions) error {
+	removed, err := sessionStore(f).Delete(opts.Name)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return writeJSONLine(f.IO.Out, struct {
+			OK      bool   `json:"ok"`
+			Name    string `json:"name"`
+			Removed int    `json:"removed"`
+		}{true, opts.Name, removed})
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "deleted save %q (%s)\n", opts.Name, sessionPlural(removed, "file"))
+	return err
+}

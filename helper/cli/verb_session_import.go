@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/taw-tmux/taw/helper/session"
+	"github.com/urfave/cli/v2"
+)
+
+// resurrectDefaultName is the save an import writes when no --name is given.
+const resurrectDefaultName = "resurrect"
+
+type sessionImportOptions struct {
+	File  string
+	Name  string
+	Force bool
+	JSON  bool
+}
+
+func newSessionImportCommand(f *Factory, runF func(*sessionImportOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "import-resurrect",
+		Usage:     "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
+		ArgsUsage: "[<file>] [--name <name>] [--force] [--json]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `<name>`"},
+			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
+			sessionJSONFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			positional, after, _ := splitArgs(c)
+			if len(positional) > 1 || len(after) > 0 {
+				return UsageErrorf("session import-resurrect takes at most one file: taw session import-resurrect [<file>]")
+			}
+			opts := &sessionImportOptions{Name: c.String(flagSessionName), Force: c.Bool(flagSessionForce), JSON: c.Bool(flagSessionJSON)}
+			if len(positional) == 1 {
+				opts.File = positional[0]
+			}
+			if err := session.CheckName(opts.Name); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sessionImportRun(f, opts)
+		},
+	}
+}
+
+func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
+	file := opts.File
+	if file == "" {
+		file = session.ResurrectFile(f.Getenv, func(p string) bool { _, err := os.Stat(p); return err == nil })
+	}
+	r, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Errorf(CodeSaveNotFound, "no tmux-resurrect save at %s: name the file, such as ~/.local/share/tmux/resurrect/last", file)
+	}
+	if err != nil {
+		return Errorf(CodeInvalidArgument, "read %s: %v", file, err)
+	}
+	defer r.Close()
+	doc, notes, err := session.ParseResurrect(r, f.Now())
+	if err != nil {
+		return err
+	}
+	return writeSave(f, sessionStore(f), opts.Name, doc, opts.Force, opts.JSON, notes)
+}

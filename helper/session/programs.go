@@ -1,0 +1,189 @@
+package session
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Settings that choose which programs a restore starts again (see tmuxconf.Catalogue). A
+// tmux-resurrect configuration keeps working: its @resurrect-processes is read when ours is unset.
+const (
+	SettingRestorePrograms      = "@agent-wizard-restore-programs"
+	SettingResurrectProcesses   = "@resurrect-processes"
+	SettingSavePaneContents     = "@agent-wizard-save-pane-contents"
+	SettingPaneContentsLines    = "@agent-wizard-pane-contents-lines"
+	SettingRestoreOnStart       = "@agent-wizard-restore-on-start"
+	DefaultPaneContentsLines    = 2000
+	MaxPaneContentsLines        = 100000
+	restoreOnStartReplaceValue  = "replace"
+	resurrectAllWord            = ":all:"
+	resurrectNoneWord           = "false"
+	programsAllWord             = "all"
+	programsNoneWord            = "none"
+	programsKeepArgumentsSuffix = " *"
+)
+
+// DefaultPrograms are the programs a restore starts again with no setting: tmux-resurrect's own
+// conservative list, programs that are safe to start twice.
+var DefaultPrograms = []string{"vi", "vim", "nvim", "emacs", "man", "less", "more", "tail", "top", "htop", "irssi", "weechat", "mutt"}
+
+// ProgramRule is one word of the setting: a program matched by its first word (exact) or
+// anywhere in its command line (~), restored as it ran or as another command (->).
+type ProgramRule struct {
+	Match    string
+	Contains bool
+	Command  []string // the command to start instead; nil keeps the saved argv
+	KeepArgs bool     // "->cmd *": the saved arguments follow the command
+}
+
+// ProgramRules say which saved programs a restore starts again.
+type ProgramRules struct {
+	All   bool // every program, even those no rule names
+	None  bool // no program at all
+	Rules []ProgramRule
+}
+
+// ParsePrograms reads the setting (ours, else resurrect's when ours is empty): the default list
+// plus the person's words, "all" or "none" (resurrect's ":all:" and "false" too).
+func ParsePrograms(ours, resurrect string) ProgramRules {
+	value := ours
+	if strings.TrimSpace(value) == "" {
+		value = resurrect
+	}
+	var r ProgramRules
+	for _, p := range DefaultPrograms {
+		r.Rules = append(r.Rules, ProgramRule{Match: p})
+	}
+	for _, w := range settingWords(value) {
+		switch strings.ToLower(w) {
+		case programsAllWord, resurrectAllWord:
+			r.All = true
+			continue
+		case programsNoneWord, resurrectNoneWord:
+			r.None = true
+			continue
+		}
+		rule := ProgramRule{}
+		match, command, replaced := strings.Cut(w, "->")
+		if rest, ok := strings.CutPrefix(match, "~"); ok {
+			rule.Contains, match = true, rest
+		}
+		rule.Match = strings.TrimSpace(match)
+		if rule.Match == "" {
+			continue
+		}
+		if replaced {
+			if c, ok := strings.CutSuffix(command, programsKeepArgumentsSuffix); ok {
+				rule.KeepArgs, command = true, c
+			}
+			rule.Command = strings.Fields(command)
+			if len(rule.Command) == 0 {
+				rule.Command, rule.KeepArgs = nil, false
+			}
+		}
+		// The person's rule for a program wins over the default one for it.
+		r.Rules = append([]ProgramRule{rule}, r.Rules...)
+	}
+	return r
+}
+
+// settingWords splits a setting on spaces, keeping "double" or 'single' quoted words whole, as
+// tmux-resurrect's users write them ('ssh "~rails server->rails server"').
+func settingWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// vimSessionFile is the file vim's :mksession writes; a vim or neovim started in a directory
+// holding one is restored with it.
+const vimSessionFile = "Session.vim"
+
+// Restart is the argv a restore starts for a saved program in dir, and whether it starts one.
+// hasFile says whether a file exists (for Session.vim).
+func (r ProgramRules) Restart(argv []string, dir string, hasFile func(string) bool) ([]string, bool) {
+	if r.None || len(argv) == 0 || argv[0] == "" {
+		return nil, false
+	}
+	name := filepath.Base(argv[0])
+	line := strings.Join(append([]string{name}, argv[1:]...), " ")
+	raw := strings.Join(argv, " ")
+	var out []string
+	matched := false
+	for _, rule := range r.Rules {
+		if !rule.matches(line, raw) {
+			continue
+		}
+		matched = true
+		out = argv
+		if rule.Command != nil {
+			out = append([]string(nil), rule.Command...)
+			if rule.KeepArgs {
+				out = append(out, argv[1:]...)
+			}
+		}
+		break
+	}
+	if !matched {
+		if !r.All {
+			return nil, false
+		}
+		out = argv
+	}
+	return withVimSession(out, dir, hasFile), true
+}
+
+func (rule ProgramRule) matches(line, raw string) bool {
+	if rule.Contains {
+		return strings.Contains(raw, rule.Match)
+	}
+	for _, l := range []string{line, raw} {
+		if l == rule.Match || strings.HasPrefix(l, rule.Match+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// withVimSession gives vim and neovim the directory's Session.vim (-S), unless they were given a
+// session already.
+func withVimSession(argv []string, dir string, hasFile func(string) bool) []string {
+	switch filepath.Base(argv[0]) {
+	case "vim", "nvim", "vi", "gvim":
+	default:
+		return argv
+	}
+	for _, a := range argv[1:] {
+		if a == "-S" || strings.HasPrefix(a, "-S") {
+			return argv
+		}
+	}
+	if dir == "" || hasFile == nil || !hasFile(filepath.Join(dir, vimSessionFile)) {
+		return argv
+	}
+	return []string{argv[0], "-S", vimSessionFile}
+}
