@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -190,10 +191,11 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	panes := make([]panestate.Pane, len(data.panes))
 	for i, p := range data.panes {
 		panes[i] = p
-		if !w.wants(p, facts[i], nowMs) {
+		d, ok := w.wants(p, facts[i], nowMs)
+		if !ok {
 			continue
 		}
-		written, calls, err := w.write(ctx, p, facts[i], nowMs)
+		written, calls, err := w.write(ctx, p, facts[i], d, nowMs)
 		st.TmuxCalls += calls
 		if err != nil {
 			w.logf("write pane %s: %v", p.ID, err)
@@ -374,18 +376,20 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 	return all, calls
 }
 
-// wants says whether the pane's stored record differs from what the facts call for.
-func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) bool {
+// wants is the decision for the pane as listed, and whether its stored record differs from it.
+func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (Decision, bool) {
 	d := Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
-	return len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
+	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
 }
 
-// write applies the decision under the pane's lock, to the pane as it is now: a report may have
-// landed since the look's first call. A shell seen at its prompt is checked once more, so an
-// agent that started (and reported) in between is not cleared.
-func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs int64) (*panestate.Pane, int, error) {
+// write applies the decision under the pane's lock, to the pane as it is now. What the lock
+// needs is the pane read again: when its options are still those the look listed, nothing
+// landed in between and the look's decision d stands; when a report landed, the shell seen at
+// its prompt is checked once more (so an agent that started and reported is not cleared) and
+// the pane decided again.
+func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decision, nowMs int64) (*panestate.Pane, int, error) {
 	unlock, err := panestate.Lock(w.cfg.LockDir, p.ID)
 	if err != nil {
 		return nil, 0, err
@@ -398,15 +402,17 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs in
 		}
 		return nil, 1, err
 	}
-	if f.AtPrompt && !fresh.Dead {
-		// The shell must still be at its prompt: not in the background, and not exec'ed into
-		// another program (the same pid under another name).
-		if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
-			return nil, 1, nil // something started: the next look sees it
+	if landed := fresh.PID != p.PID || fresh.Dead != p.Dead || !maps.Equal(fresh.Options, p.Options); landed {
+		if f.AtPrompt && !fresh.Dead {
+			// The shell must still be at its prompt: not in the background, and not exec'ed into
+			// another program (the same pid under another name).
+			if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
+				return nil, 1, nil // something started: the next look sees it
+			}
 		}
+		f = idleStill(fresh, f)
+		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
-	f = idleStill(fresh, f)
-	d := Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
 	if err != nil {
