@@ -139,18 +139,3 @@ func seconds(ts *testscript.TestScript, args []string, def int) time.Duration {
 	ts.Check(err)
 	return d
 }
-
-// poll calls f every 20ms until it says yes, or fails the script with what f saw last.
-func poll(ts *testscript.TestScript, what string, f func() (bool, string), limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for {
-		ok, last := f()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("%s after %s; last seen:\n%s", what, limit, last)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
