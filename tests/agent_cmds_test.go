@@ -49,7 +49,7 @@ func init() {
 			poll(ts, "outer start: no client attached", func() (bool, string) {
 				out, _ := run(inner, "list-clients", "-F", "#{client_name}")
 				return strings.TrimSpace(out) != "", out
-			}, 10*time.Second)
+			}, 30*time.Second)
 		case "keys":
 			if out, err := run(outer, append([]string{"send-keys", "-t", "0:0.0"}, args[1:]...)...); err != nil {
 				ts.Fatalf("outer keys: %v: %s", err, out)
@@ -60,7 +60,7 @@ func init() {
 			}
 			re, err := regexp.Compile(args[1])
 			ts.Check(err)
-			limit := seconds(ts, args[2:], 10)
+			limit := seconds(ts, args[2:], 30)
 			poll(ts, "outer "+args[0]+": "+strconv.Quote(args[1])+" not as wanted", func() (bool, string) {
 				if args[0] == "client" {
 					out, _ := run(inner, "list-clients", "-F", "#{session_name}:#{window_index}.#{pane_index} #{pane_id}")
@@ -127,7 +127,7 @@ func init() {
 				time.Sleep(80 * time.Millisecond)
 			}
 			return ok, strconv.Itoa(n) + " waiting"
-		}, seconds(ts, args[1:], 10))
+		}, seconds(ts, args[1:], 30))
 	}
 }
 

@@ -151,7 +151,7 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		}
 		re, err := regexp.Compile(args[2])
 		ts.Check(err)
-		limit := 10 * time.Second
+		limit := 30 * time.Second
 		if len(args) == 4 {
 			d, err := time.ParseDuration(args[3] + "s")
 			ts.Check(err)
@@ -183,7 +183,7 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 10 * time.Second
+		limit := 30 * time.Second
 		if len(args) == 3 {
 			d, err := time.ParseDuration(args[2] + "s")
 			ts.Check(err)

@@ -44,7 +44,7 @@ func init() {
 		if len(args) < 1 || len(args) > 2 {
 			ts.Fatalf("usage: filewait <path> [seconds]")
 		}
-		limit := 10 * time.Second
+		limit := 30 * time.Second
 		if len(args) == 2 {
 			d, err := time.ParseDuration(args[1] + "s")
 			ts.Check(err)

@@ -61,7 +61,7 @@ func init() {
 
 func waitLimit(ts *testscript.TestScript, args []string, i int) time.Duration {
 	if len(args) <= i {
-		return 10 * time.Second
+		return 30 * time.Second
 	}
 	d, err := time.ParseDuration(args[i] + "s")
 	ts.Check(err)

@@ -59,8 +59,13 @@ func NewApp(f *Factory) *cli.App {
 			}
 			return nil
 		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			// Reported as a usage error by Main through the returned error below.
+		// With no verb, the help; with one taw does not know, a usage error (urfave/cli would
+		// print nothing and exit 0).
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			return UsageErrorf("unknown verb %q: run 'taw --help' for the list", c.Args().First())
 		},
 		Commands: []*cli.Command{
 			newPaneCommand(f),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 
 	"github.com/taw-tmux/taw/helper/tmux"
 )
@@ -25,6 +26,8 @@ const (
 	CodeServerNotRunning  = tmux.CodeServerNotRunning
 	CodeTmux              = tmux.CodeTmuxError
 	CodeBusy              = "busy"
+	CodeNoSpace           = "no_space"
+	CodeReadOnly          = "read_only"
 	CodeInternal          = "internal"
 )
 
@@ -68,6 +71,13 @@ func AsError(err error) *Error {
 	var coded interface{ ErrorCode() string }
 	if errors.As(err, &coded) {
 		return &Error{Code: coded.ErrorCode(), Message: err.Error(), Exit: ExitError}
+	}
+	// A full disk or a read-only file system is the machine's state, not taw's fault: say which.
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return &Error{Code: CodeNoSpace, Message: err.Error() + ": free some space (or quota) and try again", Exit: ExitError}
+	case errors.Is(err, syscall.EROFS):
+		return &Error{Code: CodeReadOnly, Message: err.Error() + ": the file system is read-only; point taw at a writable folder", Exit: ExitError}
 	}
 	return &Error{Code: CodeInternal, Message: err.Error(), Exit: ExitError}
 }

@@ -48,6 +48,7 @@ func TestUsageAndInvalidValueRule(t *testing.T) {
 		{"pane frob", CodeUsage, ExitUsage},
 		{"watch --once --serve", CodeUsage, ExitUsage},
 		{"pane report-agent %1 --source s --agent a", CodeUsage, ExitUsage},
+		{"bogus", CodeUsage, ExitUsage},
 	} {
 		stderr, exit := runMain(t, tt.args)
 		if exit != tt.exit || !strings.Contains(stderr, `"code":"`+tt.code+`"`) {

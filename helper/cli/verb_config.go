@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"errors"
 	"fmt"
 	"os"
@@ -80,7 +82,7 @@ func configCheckRun(f *Factory, opts *configCheckOptions) error {
 	if path == "" {
 		path = config.Path(f.Getenv)
 	}
-	data, err := os.ReadFile(path)
+	data, err := filelock.ReadFile(path, config.MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		if opts.File != "" {
 			return Errorf(CodeConfigFileInvalid, "%s: no such file", path)

@@ -66,7 +66,7 @@ func herdrSocketLog(dir string) string  { return filepath.Join(dir, "herdr-socke
 // when it ends any other way than the tmux server going or being told to stop.
 func keepHerdrSocket(ctx context.Context, f *Factory, path string) error {
 	dir := f.LockDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := filelock.PrivateDir(dir); err != nil {
 		return err
 	}
 	unlock, held, err := filelock.TryLock(herdrSocketLock(dir))

@@ -278,7 +278,7 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 		next += " (clears the agent)"
 	}
 	line("next look: %s: %s", next, e.Next.Why)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, visibleText(b.String()))
 	return err
 }
 

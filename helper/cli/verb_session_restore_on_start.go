@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,10 +69,11 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 	}
 	// Two loads of the plugin at once start two of these: they take turns, and the second finds
 	// the first one's mark.
-	if err := os.MkdirAll(f.LockDir(), 0o700); err != nil {
+	if err := filelock.PrivateDir(f.LockDir()); err != nil {
 		return err
 	}
-	unlock, err := filelock.Lock(filepath.Join(f.LockDir(), "restore-on-start.lock"))
+	// The first one may be restoring for as long as a restore waits for prompts (at most 10m).
+	unlock, err := filelock.Lock(filepath.Join(f.LockDir(), "restore-on-start.lock"), 11*time.Minute)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 			return err
 		}
 		defer release()
-		if lf, err := os.Create(watch.LogPath(dir)); err == nil {
+		if lf, err := watch.OpenLog(dir); err == nil {
 			defer lf.Close()
 			logw = lf
 		}
@@ -168,6 +168,11 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	pid := f.Getpid()
 	logf := logTo(logw)
 	logf("watcher %d started for %s", pid, f.SocketPath())
+	if prev := strings.Fields(f.Getenv(watch.RestartEnv)); len(prev) == 2 {
+		msg := fmt.Sprintf("taw: the pane watcher (pid %s) ended with status %s and was started again", prev[0], prev[1])
+		logf("%s", msg)
+		_, _ = c.Run(ctx, tmux.Cmd{"display-message", "-d", "5000", tmuxfmt.Literal(msg)})
+	}
 	publishWatcherPid(ctx, c, pid)
 	defer unpublishWatcherPid(c, pid)
 	w := watch.New(watch.Config{
@@ -320,7 +325,8 @@ func startWatcher(ctx context.Context, l *loadContext) error {
 			return err
 		}
 	}
-	sh := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " watch --serve >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
+	serve := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " watch --serve"
+	sh := "{ " + watch.SuperviseScript(serve, "tmux -S "+shellquote.Quoted(l.F.SocketPath())) + "\n} >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
 	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }

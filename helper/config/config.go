@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/taw-tmux/taw/helper/filelock"
+
 	"errors"
 	"fmt"
 	"os"
@@ -142,10 +144,13 @@ func Path(getenv func(string) string) string {
 	return filepath.Join(dir, "taw", "config.toml")
 }
 
+// MaxFileBytes is the largest configuration file taw reads; a config is a few KiB.
+const MaxFileBytes = 1 << 20
+
 // Load reads the file. It always returns a usable configuration; problems say what was wrong.
 func Load(getenv func(string) string) (Config, []error) {
 	path := Path(getenv)
-	data, err := os.ReadFile(path)
+	data, err := filelock.ReadFile(path, MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return Default(), nil
 	}

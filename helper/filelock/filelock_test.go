@@ -3,11 +3,12 @@ package filelock
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestLockExcludesOthers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.lock")
-	unlock, err := Lock(path)
+	unlock, err := Lock(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

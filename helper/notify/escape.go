@@ -23,9 +23,29 @@ func clean(s string) string {
 
 const st = "\x1b\\"
 
-// OSC9 is the common notification escape: one text.
+// OSC9 is the common notification escape: one text. ConEmu, Windows Terminal and others read
+// an OSC 9 text that starts with a number and ";" as a command of their own (9;4 sets a progress
+// bar, 9;7 runs a program), so such a start has its ";" made ",": an agent named "4;3;50" is
+// a notification, not a progress bar.
 func OSC9(title, body string) string {
-	return "\x1b]9;" + clean(title+": "+body) + st
+	return "\x1b]9;" + osc9Text(clean(title+": "+body)) + st
+}
+
+func osc9Text(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i < len(s) && s[i] == ';' {
+		return s[:i] + "," + s[i+1:]
+	}
+	return s
+}
+
+// markup escapes what notify-send's body reads as markup (notification servers render a subset
+// of HTML there: <b>, <a href>, <img src>), so a message shows as written.
+func markup(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 // OSC777 is the notify extension of OSC 777: title and body split by ";", so neither may hold

@@ -215,3 +215,26 @@ func TestPlannerLeavesTheAnsweredQuestionOutOfFinished(t *testing.T) {
 		t.Errorf("finished with a message = %+v", s)
 	}
 }
+
+// An agent named like an OSC 9 sub-command ("4;3;50" would set a progress bar, "7;prog" run a
+// program in ConEmu) still sends a plain notification.
+func TestOSC9NeverStartsWithACommand(t *testing.T) {
+	tests := []struct{ title, body, want string }{
+		{"4;3;50 finished", "main:1.0", "\x1b]9;4,3;50 finished: main:1.0\x1b\\"},
+		{"7;calc finished", "x", "\x1b]9;7,calc finished: x\x1b\\"},
+		{";x", "y", "\x1b]9;,x: y\x1b\\"},
+		{"claude 4;3", "y", "\x1b]9;claude 4;3: y\x1b\\"},
+		{"4", "y", "\x1b]9;4: y\x1b\\"},
+	}
+	for _, tt := range tests {
+		if got := OSC9(tt.title, tt.body); got != tt.want {
+			t.Errorf("OSC9(%q, %q) = %q, want %q", tt.title, tt.body, got, tt.want)
+		}
+	}
+}
+
+func TestMarkupIsShownAsWritten(t *testing.T) {
+	if got, want := markup(`<b>x</b> & <a href="http://e">y</a>`), `&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href="http://e"&gt;y&lt;/a&gt;`; got != want {
+		t.Errorf("markup = %q, want %q", got, want)
+	}
+}

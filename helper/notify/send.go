@@ -147,7 +147,7 @@ func (s *Sender) desktop(ctx context.Context, n Notification) (Delivery, bool) {
 		look = exec.LookPath
 	}
 	if _, err := look("notify-send"); err == nil {
-		return s.run(ctx, ChannelDesktop, []string{"notify-send", "--app-name=taw", "--", n.Title(), n.Body()}, n), true
+		return s.run(ctx, ChannelDesktop, []string{"notify-send", "--app-name=taw", "--", clean(n.Title()), markup(clean(n.Body()))}, n), true
 	}
 	if _, err := look("terminal-notifier"); err == nil {
 		return s.run(ctx, ChannelDesktop, []string{"terminal-notifier", "-title", n.Title(), "-message", n.Body(), "-group", "taw-" + n.PaneID}, n), true

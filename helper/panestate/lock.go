@@ -9,15 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
-// LockDir is the folder of one server's lock files: beside tmux's own socket folder, named after
-// the socket, private to the user.
+// LockDir is the folder of one server's lock files, private to the user and named after the
+// server's socket: under $XDG_RUNTIME_DIR/taw where the session has a runtime folder (private to
+// the user by definition), else beside tmux's own socket folder in ${TMUX_TMPDIR:-/tmp}, as
+// taw-<uid>. PrivateDir checks either before anything is written there.
 func LockDir(socketPath string, getenv func(string) string) string {
-	base := getenv("TMUX_TMPDIR")
-	if base == "" {
-		base = "/tmp"
-	}
 	sum := sha256.Sum256([]byte(socketPath))
 	name := strings.Map(func(r rune) rune {
 		if r == '/' || r < ' ' {
@@ -25,7 +24,15 @@ func LockDir(socketPath string, getenv func(string) string) string {
 		}
 		return r
 	}, filepath.Base(socketPath))
-	return filepath.Join(base, fmt.Sprintf("taw-%d", os.Getuid()), name+"-"+hex.EncodeToString(sum[:4]))
+	leaf := name + "-" + hex.EncodeToString(sum[:4])
+	if rt := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
+		return filepath.Join(rt, "taw", leaf)
+	}
+	base := getenv("TMUX_TMPDIR")
+	if base == "" {
+		base = "/tmp"
+	}
+	return filepath.Join(base, fmt.Sprintf("taw-%d", os.Getuid()), leaf)
 }
 
 // LockPath is the lock file of one pane.
@@ -33,11 +40,32 @@ func LockPath(dir, paneID string) string {
 	return filepath.Join(dir, "pane-"+strings.TrimPrefix(paneID, "%")+".lock")
 }
 
-// Lock takes the pane's lock, waiting for another writer to finish. Every tmux call a writer makes
-// under it has a time limit, so the wait is bounded.
+// LockWait is how long a writer waits for others to finish with a pane before it answers busy.
+// A writer holds the lock for two tmux calls; many reports at once on a loaded machine take
+// turns well within it, and only a stopped writer holds it longer.
+const LockWait = 5 * time.Second
+
+// Lock takes the pane's lock, waiting at most LockWait for other writers to finish.
 func Lock(dir, paneID string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := filelock.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	return filelock.Lock(LockPath(dir, paneID))
+	unlock, err = filelock.Lock(LockPath(dir, paneID), LockWait)
+	if err != nil {
+		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+	}
+	return unlock, nil
+}
+
+// LockWithin takes the pane's lock for a long-running process, trying for at most wait and
+// leaving nothing behind when it gives up; a *filelock.BusyError says it did not get it.
+func LockWithin(dir, paneID string, wait time.Duration) (unlock func(), err error) {
+	if err := filelock.PrivateDir(dir); err != nil {
+		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+	}
+	unlock, err = filelock.Poll(LockPath(dir, paneID), wait)
+	if err != nil {
+		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+	}
+	return unlock, nil
 }

@@ -180,3 +180,37 @@ func TestDecodeKeys(t *testing.T) {
 		t.Errorf("got %q, want %q", strings.Join(names, " "), want)
 	}
 }
+
+// Rows whose agent or message holds joined emoji, variation selectors, stacked combining marks,
+// right-to-left overrides or isolates still fill exactly the width, and none of the characters
+// that reorder a row or change a glyph's width reaches the terminal.
+func TestViewCleansHostileText(t *testing.T) {
+	hostile := []string{
+		"family 👨\u200d👩\u200d👧\u200d👦 done",
+		"flag 🏳\ufe0f\u200d🌈 and ☺\ufe0f",
+		"e\u0301\u0302\u0303\u0304 zalgo a\u0336\u0337",
+		"\u202egnirts desrever\u202c then \u2067isolated\u2069",
+		"zero\u200bwidth\u2060joiner\ufeffbom\u00adsoft",
+		"line\u2028separator\u2029para",
+	}
+	var rs []Row
+	for i, h := range hostile {
+		rs = append(rs, Row{PaneID: fmt.Sprintf("%%%d", i), Target: fmt.Sprintf("main:%d.0", i), Agent: h, State: "blocked", Dir: h, Message: h, Since: time.Unix(900, 0)})
+	}
+	for _, width := range []int{120, 80, 50, 30} {
+		m := &Model{Width: width, Height: 12, Now: time.Unix(1000, 0)}
+		m.SetRows(rs)
+		m.SetPreview(m.Selected(), hostile)
+		for i, l := range m.View() {
+			v := visible(l)
+			if w := Width(v); w != width {
+				t.Fatalf("width %d: line %d is %d cells: %q", width, i, w, v)
+			}
+			for _, r := range v {
+				if r == 0x200d || r == 0x202e || r == 0x2067 || r == 0x200b || r == 0xfeff || r == 0xfe0f || r == 0x2028 || r == 0x00ad {
+					t.Fatalf("width %d: line %d holds U+%04X: %q", width, i, r, v)
+				}
+			}
+		}
+	}
+}

@@ -16,7 +16,8 @@ func runeWidth(r rune) int {
 	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f,
 		r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
 		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6, r >= 0x1f300 && r <= 0x1f64f,
-		r >= 0x1f900 && r <= 0x1f9ff, r >= 0x20000 && r <= 0x3fffd:
+		r >= 0x1f680 && r <= 0x1f6ff, r >= 0x1f900 && r <= 0x1f9ff, r >= 0x1fa70 && r <= 0x1faff,
+		r >= 0x20000 && r <= 0x3fffd:
 		return 2
 	}
 	return 1
@@ -69,13 +70,21 @@ func FitLeft(s string, w int) string {
 	return "…" + string(rs[i:]) + strings.Repeat(" ", w-n)
 }
 
-// clean makes text safe to draw on one line: tabs become spaces, other controls go.
+// clean makes text safe to draw on one line of a known width: tabs become spaces; controls go;
+// so do invisible format characters (right-to-left overrides and isolates would reorder the rest
+// of the row, and zero-width joiners glue emoji into one glyph that terminals draw one, two or
+// three cells wide) and variation selectors (which switch an emoji between one cell and two).
+// What is left has the width Width counts: a joined family shows as its members side by side.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':
 			return ' '
 		case r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return -1
+		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+			return -1
+		case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
 			return -1
 		}
 		return r

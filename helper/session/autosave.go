@@ -51,7 +51,7 @@ func (a *Autosaver) lockPath() string  { return filepath.Join(a.LockDir, "autosa
 // Request marks the server changed and, unless another process is already waiting to save, waits
 // for the quiet time and saves.
 func (a *Autosaver) Request(ctx context.Context) error {
-	if err := os.MkdirAll(a.LockDir, 0o700); err != nil {
+	if err := filelock.PrivateDir(a.LockDir); err != nil {
 		return err
 	}
 	if err := a.mark(); err != nil {
@@ -122,13 +122,23 @@ func (a *Autosaver) tryLock() (func(), bool) {
 }
 
 func (a *Autosaver) read(path string) string {
-	b, _ := os.ReadFile(path)
+	b, _ := filelock.ReadFile(path, 4096)
 	return strings.TrimSpace(string(b))
 }
 
 func writeSmall(path, v string) error {
 	tmp := path + ".tmp-" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, []byte(v+"\n"), 0o600); err != nil {
+	_ = os.Remove(tmp) // a leftover of a killed process of the same pid
+	f, err := filelock.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(v + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, path)

@@ -63,6 +63,11 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}"},
 	)
 	if err != nil {
+		// tmux 3.3 answers "no current target" to list-windows -a on a server with no session
+		// (exit-empty off): that server is empty, not broken.
+		if empty, backups := emptyServer(ctx, c); empty {
+			return &Captured{Doc: Build(nil, nil, now, origin), Backups: backups}, nil
+		}
 		return nil, err
 	}
 	var windows [][]string
@@ -231,4 +236,34 @@ func Build(windows [][]string, panes []panestate.Pane, now time.Time, origin str
 		d.Sessions = []Session{}
 	}
 	return d
+}
+
+// emptyServer says whether the server runs with no session at all, and its backups setting.
+func emptyServer(ctx context.Context, c *tmux.Client) (bool, int) {
+	out, err := c.Run(ctx, tmux.Cmd{"list-sessions", "-F", "#{session_id}"}, tmux.Cmd{"show-options", "-gqv", tmuxconf.SettingSessionBackups})
+	if err != nil {
+		return false, 0
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 1 || strings.HasPrefix(lines[0], "$") {
+		return false, 0
+	}
+	backups := DefaultBackups
+	if n, err := strconv.Atoi(strings.TrimSpace(lines[0])); err == nil && n >= 0 {
+		backups = min(n, MaxBackups)
+	}
+	return true, backups
+}
+
+// emptyLive is a server with no session as a restore sees it: its settings read from the global
+// options, one call each (tmux prints nothing for an unset option, so they cannot share one).
+func emptyLive(ctx context.Context, c *tmux.Client) Live {
+	get := func(name string) string {
+		out, _ := c.Output(ctx, "show-options", "-gqv", name)
+		return out
+	}
+	live := Live{Sessions: map[string]bool{}}
+	live.Programs = ParsePrograms(get(SettingRestorePrograms), get(SettingResurrectProcesses))
+	live.Shell, live.ShellCommand = get("default-shell"), get("default-command")
+	return live
 }

@@ -25,6 +25,9 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		}, fieldSep)},
 	)
 	if err != nil {
+		if empty, _ := emptyServer(ctx, c); empty {
+			return emptyLive(ctx, c), nil
+		}
 		return Live{}, err
 	}
 	live := Live{Sessions: map[string]bool{}}
@@ -452,8 +455,20 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 	}()
 	now := r.Now().UnixMilli()
 	var cmds []tmux.Cmd
+	typed := ids[:0:0]
 	for _, id := range ids {
 		t := pending[id]
+		argv := t.Program
+		if t.Resume != nil {
+			argv = t.Resume.Argv
+		}
+		keys, err := TypeKeys(ctx, r.Client, id, argv)
+		if err != nil {
+			res.Notes = append(res.Notes, Note{Target: t.Target.String(), Note: "not typed: " + err.Error()})
+			delete(pending, id)
+			continue
+		}
+		typed = append(typed, id)
 		if t.Resume != nil {
 			unlock, err := panestate.Lock(r.LockDir, id)
 			if err != nil {
@@ -462,16 +477,13 @@ func (r *Restorer) typeBatch(ctx context.Context, ids []string, pending map[stri
 			unlocks = append(unlocks, unlock)
 			cmds = append(cmds, restoredRecordCmds(id, t, now)...)
 		}
-		cmds = append(cmds,
-			tmux.Cmd{"send-keys", "-t", id, "-l", "--", t.Line},
-			tmux.Cmd{"send-keys", "-t", id, "Enter"},
-		)
+		cmds = append(cmds, keys...)
 	}
 	cmds = append(cmds, tmux.SignalCmds(panestate.SignalChannel)...)
 	if _, err := r.Client.Run(ctx, cmds...); err != nil {
 		return fmt.Errorf("type resume commands: %w", err)
 	}
-	for _, id := range ids {
+	for _, id := range typed {
 		t := pending[id]
 		if t.Resume != nil {
 			res.Resumed = append(res.Resumed, Resumed{Target: t.Target.String(), PaneID: id, Agent: t.Resume.Agent, Origin: t.Resume.Origin, Command: t.Line})

@@ -96,12 +96,15 @@ func (s *Store) Path(name string, n int) string {
 	return p
 }
 
+// MaxSaveBytes is the largest save taw reads: far more than any server's layout and records.
+const MaxSaveBytes = 64 << 20
+
 // Read reads a save, or its earlier copy n.
 func (s *Store) Read(name string, n int) (*Document, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(s.Path(name, n))
+	b, err := filelock.ReadFile(s.Path(name, n), MaxSaveBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		what := "save"
 		if n > 0 {
@@ -241,8 +244,11 @@ func (s *Store) rotate(name string) error {
 	return nil
 }
 
+// saveLockWait bounds how long a save or restore waits for another to finish with the same name.
+const saveLockWait = 10 * time.Second
+
 func (s *Store) lock(name string) (func(), error) {
-	unlock, err := filelock.Lock(filepath.Join(s.Dir, "."+name+".json.lock"))
+	unlock, err := filelock.Lock(filepath.Join(s.Dir, "."+name+".json.lock"), saveLockWait)
 	if err != nil {
 		return nil, fmt.Errorf("lock save %q: %w", name, err)
 	}

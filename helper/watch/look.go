@@ -384,15 +384,19 @@ func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (Decision, bool)
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
 }
 
+// lookLockWait is how long a look waits for a pane's lock before leaving the pane to the next
+// look, so a writer that stopped holding it never stalls the watcher for every other pane.
+const lookLockWait = 50 * time.Millisecond
+
 // write applies the decision under the pane's lock, to the pane as it is now. What the lock
 // needs is the pane read again: when its options are still those the look listed, nothing
 // landed in between and the look's decision d stands; when a report landed, the shell seen at
 // its prompt is checked once more (so an agent that started and reported is not cleared) and
 // the pane decided again.
 func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decision, nowMs int64) (*panestate.Pane, int, error) {
-	unlock, err := panestate.Lock(w.cfg.LockDir, p.ID)
+	unlock, err := panestate.LockWithin(w.cfg.LockDir, p.ID, lookLockWait)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, err // busy: this pane waits for the next look, the others do not
 	}
 	defer unlock()
 	fresh, err := panestate.Read(ctx, w.cfg.Client, p.ID)
