@@ -4,14 +4,16 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || head -n 1
 LDFLAGS := -s -w -X github.com/taw-tmux/taw/helper/cli.Version=$(VERSION)
 TAGS    := urfave_cli_no_docs
 
-.PHONY: all build test unit e2e bench demo lint fmt clean
+.PHONY: all build test unit e2e test-agents bench demo lint fmt clean
 
 all: build
 
 build: bin/taw
 
+# CGO_ENABLED=0: a static binary skips the dynamic loader and libc at every start, and taw runs
+# on every agent event.
 bin/taw: go.mod go.sum $(shell find helper integrations -type f 2>/dev/null)
-	$(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $@ ./helper
 
 # Every test: the unit tests of each package and the end-to-end scripts against real tmux servers.
 test: lint
@@ -22,6 +24,14 @@ unit:
 
 e2e:
 	$(GO) test -count=1 ./tests/...
+
+# The live suite: the real agents pinned in tests/agents/agents.json, installed from npm into
+# AGENTS_CACHE (never globally), each driven through its screens in a real tmux pane against the
+# stand-in model server. TAW_AGENTS=claude,codex runs some; TAW_RECORD=1 rewrites their fixtures.
+AGENTS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taw-agents
+test-agents:
+	command -v npm >/dev/null || { echo "test-agents needs npm (apt-get install npm)"; exit 1; }
+	TAW_AGENTS_CACHE="$(AGENTS_CACHE)" $(GO) test -count=1 -tags liveagents -timeout 90m -v -run TestLiveAgents ./tests/agents/
 
 bench: build
 	$(GO) run ./tests/bench

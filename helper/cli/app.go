@@ -87,8 +87,31 @@ func NewApp(f *Factory) *cli.App {
 		},
 	}
 	setUsageErrors(app.Commands)
-	setUsageLines("taw", app.Commands)
+	setUsageLines("taw", invokedCommands(app, f.Args))
 	return app
+}
+
+// invokedCommands is the verb group a call names (taw pane ... → pane), or every group when it
+// names none it knows. Usage lines are only read by help and usage errors, and building them for
+// every verb is most of taw's set-up, so a call builds those of its own group only.
+func invokedCommands(app *cli.App, args []string) []*cli.Command {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if isFlag(a) {
+			if takesValue(app.Flags, a) {
+				i++
+			}
+			continue
+		}
+		if c := findCommand(app.Commands, a); c != nil {
+			return []*cli.Command{c}
+		}
+		break
+	}
+	return app.Commands
 }
 
 // setUsageLines gives every verb a full usage line, "taw pane get <pane> [--json]" rather than

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -67,7 +66,23 @@ func (f *Factory) LockDir() string { return panestate.LockDir(f.SocketPath(), f.
 // NowMillis is the current time in unix milliseconds.
 func (f *Factory) NowMillis() int64 { return f.Now().UnixMilli() }
 
-var paneIDPattern = regexp.MustCompile(`^%[0-9]+$`)
+// paneIDPattern matches a pane id, %N. It is checked by hand rather than by a regexp: it is on the
+// path of every report, and compiling a regexp at start-up costs more than the check.
+var paneIDPattern paneIDMatcher
+
+type paneIDMatcher struct{}
+
+func (paneIDMatcher) MatchString(s string) bool {
+	if len(s) < 2 || s[0] != '%' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // CallingPane is the word every pane verb reads as "the pane this command runs in".
 const CallingPane = "%calling"

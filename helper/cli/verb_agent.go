@@ -59,7 +59,9 @@ func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Co
 }
 
 func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error {
-	panes, err := panestate.List(ctx, f.Tmux())
+	sel := paneViewSelection
+	sel.AgentsOnly = true
+	panes, err := panestate.ListSelected(ctx, f.Tmux(), sel)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Comm
 }
 
 func paneListRun(ctx context.Context, f *Factory, opts *paneListOptions) error {
-	panes, err := panestate.List(ctx, f.Tmux())
+	panes, err := panestate.ListSelected(ctx, f.Tmux(), paneViewSelection)
 	if err != nil {
 		return err
 	}

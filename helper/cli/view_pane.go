@@ -51,6 +51,20 @@ type paneView struct {
 	Height    int     `json:"height"`
 }
 
+// paneViewSelection is what newPaneView reads of a pane: the read verbs ask tmux for it only.
+var paneViewSelection = panestate.Selection{
+	Fields: []string{
+		"pane_id", "session_name", "session_id", "window_id", "window_index", "window_name",
+		"pane_index", "pane_current_path", "pane_current_command", "pane_pid", "pane_tty",
+		"pane_title", "pane_active", "window_active", "pane_dead", "pane_width", "pane_height",
+	},
+	Options: []string{
+		panestate.OptName, panestate.OptState, panestate.OptStateSince, panestate.OptDone,
+		panestate.OptSource, panestate.OptReportedKind, panestate.OptDetected, panestate.OptMessage,
+		panestate.OptSessionID, panestate.OptSessionPath, panestate.OptResume,
+	},
+}
+
 func newPaneView(p panestate.Pane) paneView {
 	o := p.Options
 	rec := p.Record()

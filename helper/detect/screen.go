@@ -172,7 +172,7 @@ const promptBoxReach = 12
 
 // findBox finds the prompt box: the last block framed by box drawing near the bottom. Its lower
 // border is a line starting with ╰ or └, or a horizontal rule of ─ or ━; its upper border the
-// nearest line above starting with ╭ or ┌, or another rule. The lines inside lose their side
+// nearest line above of the same kind: one starting with ╭ or ┌, or another rule. The lines inside lose their side
 // borders (│ ┃) and surrounding spaces, so a rule can anchor on the prompt character.
 func (v *view) findBox() {
 	if v.boxDone {
@@ -194,9 +194,13 @@ func (v *view) findBox() {
 	if bottom < 0 {
 		return
 	}
+	// A box closed by a rule opens with a rule, and one closed by a corner opens with a corner:
+	// otherwise a dialog under a rule (Claude Code's plan approval) would take the conversation
+	// above it, up to some earlier framed output, for the input box.
+	ruled := isRule(strings.TrimSpace(v.lines[bottom]))
 	top := -1
 	for i := bottom - 1; i >= 0; i-- {
-		if isUpperBorder(strings.TrimSpace(v.lines[i])) {
+		if t := strings.TrimSpace(v.lines[i]); isUpperBorder(t) && isRule(t) == ruled {
 			top = i
 			break
 		}

@@ -1,11 +1,13 @@
 package panestate
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 func TestRecordRoundTripsThroughOptions(t *testing.T) {
@@ -65,7 +67,7 @@ func TestParseRow(t *testing.T) {
 	}
 	var fields []string
 	for _, f := range paneFields {
-		fields = append(fields, given[f])
+		fields = append(fields, given[f.name])
 	}
 	for _, o := range Options {
 		v := ""
@@ -83,5 +85,60 @@ func TestParseRow(t *testing.T) {
 	}
 	if _, err := ParseRow("too\x1ffew"); err == nil {
 		t.Error("a short row was read")
+	}
+}
+
+func TestSelectionReadsOnlyWhatItNames(t *testing.T) {
+	sel := Selection{Fields: []string{"pane_current_path", "pane_pid"}, Options: []string{OptName}}
+	if got, want := sel.Names(), []string{"pane_id", "pane_current_path", "pane_pid", OptName}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Names = %q, want %q", got, want)
+	}
+	if got, want := sel.Format(), "#{pane_id}\x1f#{pane_current_path}\x1f#{pane_pid}\x1f#{@agent_name}"; got != want {
+		t.Errorf("Format = %q, want %q", got, want)
+	}
+	p, err := sel.ParseRow("%3\x1f/srv/x\x1f99\x1fcodex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "%3" || p.Cwd != "/srv/x" || p.PID != 99 || p.Agent() != "codex" || p.Command != "" || p.State() != "" {
+		t.Errorf("ParseRow = %+v", p)
+	}
+	if _, err := sel.ParseRow("%3\x1f/srv/x"); err == nil {
+		t.Error("a short row was read")
+	}
+	// Panes without an agent print nothing when the selection asks for agents only.
+	sel.AgentsOnly = true
+	row := "#{pane_id}\x1f#{pane_current_path}\x1f#{pane_pid}\x1f#{@agent_name}"
+	if got, want := sel.Format(), "#{?@agent_name,"+row+",#{?#{==:#{@agent_name},0},"+row+",}}"; got != want {
+		t.Errorf("Format = %q, want %q", got, want)
+	}
+}
+
+func TestAllIsEveryField(t *testing.T) {
+	if got, want := len(All.Names()), len(paneFields)+len(Options); got != want {
+		t.Errorf("All names %d variables, want %d", got, want)
+	}
+	if Format() != All.Format() {
+		t.Error("Format is not All's")
+	}
+}
+
+func TestCommitRefusesAPaneReadWithoutAllOptions(t *testing.T) {
+	sel := Selection{Options: []string{OptName}}
+	p, err := sel.ParseRow("%3\x1fclaude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No tmux call is made: the client names no server that exists.
+	c := &tmux.Client{Global: []string{"-S", "/nonexistent/taw-test.sock"}}
+	if _, err := Commit(context.Background(), c, p, report.Record{}, 1, nil); err == nil || !strings.Contains(err.Error(), "without all of its options") {
+		t.Errorf("Commit of a partial pane: %v", err)
+	}
+	full, err := All.ParseRow(strings.Repeat("\x1f", len(All.Names())-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.partial {
+		t.Error("a pane read with every option is marked partial")
 	}
 }

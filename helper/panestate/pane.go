@@ -36,6 +36,10 @@ type Pane struct {
 	AltScreen       bool
 
 	Options map[string]string // every option in Options, "" when unset
+
+	// partial says the pane was read with a selection that leaves out options: Commit refuses it,
+	// since the options it did not read would look unset and be overwritten.
+	partial bool
 }
 
 // Record is the contract's record held in the pane's options.
@@ -52,47 +56,138 @@ func (p Pane) Target() string {
 
 const sep = "\x1f"
 
-var paneFields = []string{
-	"pane_id", "session_name", "session_id", "window_id", "window_index", "window_name",
-	"pane_index", "pane_current_path", "pane_current_command", "pane_pid", "pane_tty",
-	"pane_title", "pane_active", "window_active", "session_attached", "pane_dead",
-	"pane_width", "pane_height",
-	"window_activity", "history_size", "cursor_x", "cursor_y", "alternate_on",
+// paneField is one tmux format variable of a pane and where its value goes.
+type paneField struct {
+	name string
+	set  func(p *Pane, v string)
 }
 
-// Format is the tmux format that prints one pane as one row.
-func Format() string {
-	parts := make([]string, 0, len(paneFields)+len(Options))
-	for _, f := range paneFields {
-		parts = append(parts, "#{"+f+"}")
-	}
-	for _, o := range Options {
-		parts = append(parts, "#{"+o+"}")
-	}
-	return strings.Join(parts, sep)
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+var paneFields = []paneField{
+	{"pane_id", func(p *Pane, v string) { p.ID = v }},
+	{"session_name", func(p *Pane, v string) { p.SessionName = v }},
+	{"session_id", func(p *Pane, v string) { p.SessionID = v }},
+	{"window_id", func(p *Pane, v string) { p.WindowID = v }},
+	{"window_index", func(p *Pane, v string) { p.WindowIndex = atoi(v) }},
+	{"window_name", func(p *Pane, v string) { p.WindowName = v }},
+	{"pane_index", func(p *Pane, v string) { p.PaneIndex = atoi(v) }},
+	{"pane_current_path", func(p *Pane, v string) { p.Cwd = v }},
+	{"pane_current_command", func(p *Pane, v string) { p.Command = v }},
+	{"pane_pid", func(p *Pane, v string) { p.PID = atoi(v) }},
+	{"pane_tty", func(p *Pane, v string) { p.TTY = v }},
+	{"pane_title", func(p *Pane, v string) { p.Title = v }},
+	{"pane_active", func(p *Pane, v string) { p.PaneActive = v == "1" }},
+	{"window_active", func(p *Pane, v string) { p.WindowActive = v == "1" }},
+	{"session_attached", func(p *Pane, v string) { p.SessionAttached = v != "" && v != "0" }},
+	{"pane_dead", func(p *Pane, v string) { p.Dead = v == "1" }},
+	{"pane_width", func(p *Pane, v string) { p.Width = atoi(v) }},
+	{"pane_height", func(p *Pane, v string) { p.Height = atoi(v) }},
+	{"window_activity", func(p *Pane, v string) { p.Activity = int64(atoi(v)) }},
+	{"history_size", func(p *Pane, v string) { p.HistorySize = atoi(v) }},
+	{"cursor_x", func(p *Pane, v string) { p.CursorX = atoi(v) }},
+	{"cursor_y", func(p *Pane, v string) { p.CursorY = atoi(v) }},
+	{"alternate_on", func(p *Pane, v string) { p.AltScreen = v == "1" }},
 }
+
+// A Selection is the part of a pane a reader needs: the tmux variables of Pane's fields (by
+// their tmux names, such as "pane_current_path") and the pane options it reads. tmux fills every
+// variable of the format for every pane, which at hundreds of panes is most of a read's cost, so a
+// reader asks for what it uses. A Pane read with a selection has the zero value in every field,
+// and "" in every option, it did not ask for. pane_id is always read.
+type Selection struct {
+	Fields  []string
+	Options []string
+	// AgentsOnly skips panes without an agent inside tmux: they print no row.
+	AgentsOnly bool
+}
+
+// All is every fact of a pane.
+var All = func() Selection {
+	s := Selection{Options: Options}
+	for _, f := range paneFields {
+		s.Fields = append(s.Fields, f.name)
+	}
+	return s
+}()
+
+// Names are the selection's tmux variables in the order of its rows.
+func (s Selection) Names() []string {
+	names := []string{"pane_id"}
+	for _, f := range s.Fields {
+		if f != "pane_id" {
+			names = append(names, f)
+		}
+	}
+	return append(names, s.Options...)
+}
+
+// Format is the tmux format that prints one pane of the selection as one row.
+func (s Selection) Format() string {
+	names := s.Names()
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, "#{"+n+"}")
+	}
+	row := strings.Join(parts, sep)
+	if s.AgentsOnly {
+		// tmux reads the value "0" as false, and an agent may go by that name.
+		return "#{?" + OptName + "," + row + ",#{?#{==:#{" + OptName + "},0}," + row + ",}}"
+	}
+	return row
+}
+
+// parser reads rows printed with the selection's Format.
+func (s Selection) parser() func(row string) (Pane, error) {
+	names := s.Names()
+	sets := make([]func(*Pane, string), len(names))
+	for i, n := range names {
+		for _, f := range paneFields {
+			if f.name == n {
+				sets[i] = f.set
+			}
+		}
+		if sets[i] == nil {
+			opt := n
+			sets[i] = func(p *Pane, v string) { p.Options[opt] = v }
+		}
+	}
+	nOptions := len(s.Options)
+	partial := !hasEvery(s.Options, Options)
+	return func(row string) (Pane, error) {
+		f := strings.Split(row, sep)
+		if len(f) != len(sets) {
+			return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(sets))
+		}
+		p := Pane{Options: make(map[string]string, nOptions), partial: partial}
+		for i, set := range sets {
+			set(&p, f[i])
+		}
+		return p, nil
+	}
+}
+
+func hasEvery(have, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			found = found || h == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseRow reads one row printed with the selection's Format.
+func (s Selection) ParseRow(row string) (Pane, error) { return s.parser()(row) }
+
+// Format is the tmux format that prints every fact of one pane as one row.
+func Format() string { return All.Format() }
 
 // ParseRow reads one row printed with Format.
-func ParseRow(row string) (Pane, error) {
-	f := strings.Split(row, sep)
-	if len(f) != len(paneFields)+len(Options) {
-		return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(paneFields)+len(Options))
-	}
-	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	p := Pane{
-		ID: f[0], SessionName: f[1], SessionID: f[2], WindowID: f[3], WindowIndex: atoi(f[4]),
-		WindowName: f[5], PaneIndex: atoi(f[6]), Cwd: f[7], Command: f[8], PID: atoi(f[9]),
-		TTY: f[10], Title: f[11], PaneActive: f[12] == "1", WindowActive: f[13] == "1",
-		SessionAttached: f[14] != "" && f[14] != "0", Dead: f[15] == "1",
-		Width: atoi(f[16]), Height: atoi(f[17]),
-		Activity: int64(atoi(f[18])), HistorySize: atoi(f[19]), CursorX: atoi(f[20]), CursorY: atoi(f[21]), AltScreen: f[22] == "1",
-		Options: make(map[string]string, len(Options)),
-	}
-	for i, o := range Options {
-		p.Options[o] = f[len(paneFields)+i]
-	}
-	return p, nil
-}
+func ParseRow(row string) (Pane, error) { return All.ParseRow(row) }
 
 // Read reads one pane, by id (%N), in one tmux call.
 func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
@@ -113,20 +208,29 @@ func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
 
 // ListCmd is the tmux call that prints every pane of the server as a row ParseRow reads, each
 // row after prefix (a marker, when the call shares one output with others; "" for none).
-func ListCmd(prefix string) tmux.Cmd { return tmux.Cmd{"list-panes", "-a", "-F", prefix + Format()} }
+func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
+
+// ListCmd is the tmux call that prints the selection of every pane, each row after prefix.
+func (s Selection) ListCmd(prefix string) tmux.Cmd {
+	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
+}
 
 // List reads every pane of the server in one tmux call.
-func List(ctx context.Context, c *tmux.Client) ([]Pane, error) {
-	out, err := c.Run(ctx, ListCmd(""))
+func List(ctx context.Context, c *tmux.Client) ([]Pane, error) { return ListSelected(ctx, c, All) }
+
+// ListSelected reads the selection of every pane of the server in one tmux call.
+func ListSelected(ctx context.Context, c *tmux.Client, s Selection) ([]Pane, error) {
+	out, err := c.Run(ctx, s.ListCmd(""))
 	if err != nil {
 		return nil, err
 	}
+	parse := s.parser()
 	var panes []Pane
 	for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if row == "" {
 			continue
 		}
-		p, err := ParseRow(row)
+		p, err := parse(row)
 		if err != nil {
 			return nil, err
 		}
@@ -160,6 +264,9 @@ func WriteCmds(paneID string, old, new map[string]string) []tmux.Cmd {
 // Commit writes rec into the pane's options, deriving the effective agent and state, and signals
 // waiters when those moved. It returns the pane as written.
 func Commit(ctx context.Context, c *tmux.Client, p Pane, rec report.Record, nowMillis int64, extra map[string]string) (Pane, error) {
+	if p.partial {
+		return p, fmt.Errorf("write pane %s: it was read without all of its options", p.ID)
+	}
 	next := OptionsFromRecord(p.Options, rec, nowMillis)
 	for k, v := range extra {
 		next[k] = v

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,9 +21,10 @@ const (
 // "tmux", the server flags, "send-keys", "-t", a pane id, "-l" and "--", generously counted.
 const resumeSendOverhead = 512
 
+// Compiled on first use: every taw call would pay for them at start-up otherwise.
 var (
-	commandName = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
-	bareWord    = regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`)
+	commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`) })
+	bareWord    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`) })
 )
 
 // ResumeError says why a resume command was refused.
@@ -58,7 +60,7 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
 	}
 	name := argv[0]
-	if !commandName.MatchString(name) {
+	if !commandName().MatchString(name) {
 		return &ResumeError{fmt.Sprintf("first word %q is not a plain command name (letters, digits, _, - and ., not starting with -); use the name on PATH, not a path", name)}
 	}
 	if onPath != nil && !onPath(name) {
@@ -77,7 +79,7 @@ const MaxTmuxCommand = 16384 - 16 - 4
 // _ - . / : @ % +, in single quotes otherwise (so a word with = is quoted too, which zsh could
 // read as a path). Words never hold an apostrophe, so single quotes always suffice.
 func ShellWord(w string) string {
-	if bareWord.MatchString(w) {
+	if bareWord().MatchString(w) {
 		return w
 	}
 	return "'" + w + "'"

@@ -1,0 +1,223 @@
+//go:build liveagents
+
+package agents
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taw-tmux/taw/tests/agents/capture"
+	"github.com/taw-tmux/taw/tests/agents/standin"
+)
+
+// The live suite: make test-agents. TAW_AGENTS_CACHE is the install folder (the Makefile passes
+// one inside the user's cache); TAW_AGENTS=claude,codex runs some; TAW_RECORD=1 writes every
+// screen reached as a fixture in helper/detect/testdata.
+
+// step is one screen of a flow: send keys (or type text and press Enter), wait until the pane
+// shows the pattern, then taw's verdict must be want.
+type step struct {
+	screen string   // the fixture's name for this screen
+	text   string   // typed literally, then Enter
+	typed  string   // typed literally, no Enter (a form field); {url} is the stand-in's address
+	keys   []string // tmux key names, sent after text
+	wait   string   // regular expression over the pane's text
+	want   string   // idle, working or blocked; "" to only wait
+	within time.Duration
+}
+
+// flow is how one agent is set up and driven.
+type flow struct {
+	env   func(home, url string) []string      // the agent's environment besides HOME, TERM, PATH
+	setup func(t *testing.T, home, url string) // files in its HOME before it starts
+	steps []step
+}
+
+func write(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLiveAgents(t *testing.T) {
+	cache := os.Getenv("TAW_AGENTS_CACHE")
+	if cache == "" {
+		t.Fatal("TAW_AGENTS_CACHE is not set: run make test-agents, which gives the suite a cache folder")
+	}
+	only := map[string]bool{}
+	for _, id := range strings.Split(os.Getenv("TAW_AGENTS"), ",") {
+		if id != "" {
+			only[id] = true
+		}
+	}
+	list, err := Pinned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(t.TempDir(), "standin.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: &standin.Server{Log: logf}}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	url := "http://" + ln.Addr().String()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range list {
+		if len(only) > 0 && !only[a.ID] {
+			continue
+		}
+		f, ok := flows[a.ID]
+		if !ok {
+			t.Errorf("%s: pinned but has no flow in live_test.go", a.ID)
+			continue
+		}
+		// One agent at a time: they are heavy, and the machine may be shared.
+		t.Run(a.ID, func(t *testing.T) {
+			if err := a.Install(context.Background(), cache); err != nil {
+				t.Fatal(err)
+			}
+			runFlow(t, root, cache, url, a, f)
+		})
+	}
+}
+
+func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
+	// Below the cache rather than /tmp: Codex refuses to keep helper programs under /tmp.
+	scratch, err := os.MkdirTemp(cache, "run-"+a.ID+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopStrays(t, scratch)
+		os.RemoveAll(scratch)
+	})
+	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
+	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
+	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v: %s", err, out)
+	}
+	if f.setup != nil {
+		f.setup(t, home, url)
+	}
+	env := []string{"HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8", "PATH=/usr/local/bin:/usr/bin:/bin"}
+	if f.env != nil {
+		env = append(env, f.env(home, url)...)
+	}
+	// The agent's own program, by absolute path, in a clean environment; the pane outlives it
+	// so that its last screen can still be read.
+	cmd := "env -i " + shellWords(append(env, a.Command(cache)...)) + "; sleep 600"
+	sock := fmt.Sprintf("taw-live-%d-%s", os.Getpid(), a.ID)
+	tm := capture.Tmux{Socket: sock}
+	if _, err := tm.Run("new-session", "-d", "-s", "live", "-x", "120", "-y", "40", "-c", repo, cmd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tm.Run("kill-server") })
+	target := "live:0.0"
+	fixtures := filepath.Join(root, "helper", "detect", "testdata", a.ID)
+	for _, s := range f.steps {
+		if s.text != "" {
+			if _, err := tm.Run("send-keys", "-t", target, "-l", s.text); err != nil {
+				t.Fatal(err)
+			}
+			// Several agents take keys that arrive with the text as a paste, Enter included.
+			time.Sleep(time.Second)
+			s.keys = append([]string{"Enter"}, s.keys...)
+		}
+		if s.typed != "" {
+			if _, err := tm.Run("send-keys", "-t", target, "-l", strings.ReplaceAll(s.typed, "{url}", url)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		for _, k := range s.keys {
+			if _, err := tm.Run("send-keys", "-t", target, k); err != nil {
+				t.Fatal(err)
+			}
+			// An Escape followed at once by another key reads as Alt and that key.
+			if k == "Escape" {
+				time.Sleep(1500 * time.Millisecond)
+			} else {
+				time.Sleep(300 * time.Millisecond)
+			}
+		}
+		within := s.within
+		if within == 0 {
+			within = 90 * time.Second
+		}
+		re := regexp.MustCompile(s.wait)
+		shot, ok, err := capture.Until(tm, target, a.ID, within, func(sh capture.Shot) bool { return re.MatchString(sh.Text()) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			t.Fatalf("%s: the screen %q did not show %q within %s; it shows:\n%s", a.ID, s.screen, s.wait, within, shot.Text())
+		}
+		if s.want == "" {
+			continue
+		}
+		if shot.Verdict.State != s.want {
+			t.Errorf("%s %s: taw reads %s (rule %s, %q), want %s; screen:\n%s", a.ID, s.screen, shot.Verdict.State,
+				shot.Verdict.RuleID, shot.Verdict.Evidence, s.want, shot.Text())
+		}
+		if os.Getenv("TAW_RECORD") != "" {
+			p, err := capture.Write(fixtures, a.Version, s.screen, s.want, shot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("recorded %s", p)
+		}
+	}
+}
+
+// shellWords quotes each word for sh.
+func shellWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// stopStrays ends the processes an agent left behind in its scratch folder: Codex's app-server
+// daemon and Cline's hub daemon outlive the pane. Only processes whose command line names the
+// scratch folder, which this run made, are signalled, each by its pid.
+func stopStrays(t *testing.T, scratch string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), scratch) {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if proc, err := os.FindProcess(pid); err == nil {
+			t.Logf("stopping %d, left behind: %.120s", pid, strings.ReplaceAll(string(b), "\x00", " "))
+			proc.Kill()
+		}
+	}
+}

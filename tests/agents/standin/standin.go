@@ -1,0 +1,504 @@
+// Package standin is a local model server for driving real coding agents through their screens
+// without the network. It speaks enough of the Anthropic Messages API, the OpenAI Responses and
+// Chat Completions APIs and the Gemini generateContent API, streaming or not, for an agent to run
+// a turn.
+//
+// What it answers depends on the last thing the person typed (see Scenario): a short text, a
+// tool call that needs permission, a question to the person, a plan to approve, an HTTP error,
+// an error the agent retries, or a slow answer. A request that offers no tools is a side request
+// (a title, a summary, a routing decision) and always gets a short answer, so only the agent's
+// own turn follows the scenario.
+package standin
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Scenario is what the server does with a turn, chosen by a word in the person's message.
+type Scenario int
+
+const (
+	Answer Scenario = iota // a short text answer
+	Tool                   // a shell command, which agents ask permission for
+	Ask                    // the agent's own question-to-the-person tool
+	Plan                   // the agent's plan approval tool (exit plan mode)
+	Fail                   // an HTTP 400 the agent does not retry
+	Retry                  // an HTTP 503 the agent retries
+	Slow                   // a text answer streamed over SlowFor
+	Call                   // the tool named after "CALL:" in the message
+)
+
+// The words, in capitals, that choose a scenario. The first found wins.
+var words = []struct {
+	word string
+	s    Scenario
+}{{"CALL:", Call}, {"TOOL", Tool}, {"ASK", Ask}, {"PLAN", Plan}, {"FAIL", Fail}, {"RETRY", Retry}, {"SLOW", Slow}}
+
+// ScenarioOf reads the scenario from the person's message; the tool name goes with Call.
+func ScenarioOf(msg string) (Scenario, string) {
+	for _, w := range words {
+		i := strings.Index(msg, w.word)
+		if i < 0 {
+			continue
+		}
+		if w.s == Call {
+			name := msg[i+len(w.word):]
+			if j := strings.IndexFunc(name, func(r rune) bool { return r == ' ' || r == '\n' || r == '"' }); j >= 0 {
+				name = name[:j]
+			}
+			return Call, name
+		}
+		return w.s, ""
+	}
+	return Answer, ""
+}
+
+// The tool names agents give their shell, question and plan-approval tools, most likely first.
+var (
+	shellTools = []string{"Bash", "Execute", "run_shell_command", "shell_command", "shell", "exec_command",
+		"bash", "execute_command", "run_commands", "run_terminal_cmd", "terminal", "run_command", "launch-process", "powershell"}
+	askTools  = []string{"AskUserQuestion", "AskUser", "ask_user", "ask_user_question", "ask_question", "question", "ask_followup_question", "request_user_input", "ask"}
+	planTools = []string{"ExitPlanMode", "exit_plan_mode", "plan_exit", "ExitSpecMode", "submit_plan", "plan_mode_respond"}
+)
+
+// SlowFor is how long a slow answer takes; it stays bounded so a test driving it ends.
+var SlowFor = 40 * time.Second
+
+// Server is the stand-in. Log, when set, receives one line per request (its API, the tools it
+// offered and the message that chose the scenario), which is how one finds a new agent's tool
+// names.
+type Server struct {
+	Log     io.Writer
+	Dump    string // a folder that receives each request's body, numbered; "" for none
+	logMu   sync.Mutex
+	n       int
+	replies int
+	used    map[string]int // messages answered with a tool call → the request's length then
+}
+
+// tool is a tool an agent offered: its name and its parameters' JSON schema.
+type tool struct {
+	name   string
+	schema map[string]any
+}
+
+// turn is one request reduced to what the scenario needs.
+type turn struct {
+	tools      []tool
+	lastUser   string // the person's last message, when nothing but tool results follow it
+	toolResult bool   // the request ends with a tool's result
+	stream     bool
+	length     int            // how many messages the request carries
+	schema     map[string]any // a structured-output schema (Gemini side requests)
+}
+
+// reply is what the server decided to send back.
+type reply struct {
+	id       string // unique to this reply
+	status   int    // an HTTP error, or 0
+	text     string // the answer's text
+	toolName string
+	toolArgs map[string]any
+	slow     bool
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	var req map[string]any
+	_ = json.Unmarshal(body, &req)
+	s.dump(path, body)
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
+		s.models(w, path)
+	case r.Method == http.MethodGet && strings.Contains(path, "/models/"):
+		name := path[strings.LastIndex(path, "/")+1:]
+		writeJSON(w, 200, map[string]any{"id": name, "name": "models/" + name, "object": "model", "type": "model", "display_name": name,
+			"created_at": "2025-01-01T00:00:00Z", "created": 1735689600, "owned_by": "standin"})
+	case strings.HasSuffix(path, "/messages/count_tokens"):
+		writeJSON(w, 200, map[string]any{"input_tokens": 100})
+	case strings.HasSuffix(path, ":countTokens"):
+		writeJSON(w, 200, map[string]any{"totalTokens": 100})
+	case strings.HasSuffix(path, "/messages"):
+		t := anthropicTurn(req)
+		s.logTurn("anthropic", path, t)
+		s.anthropic(w, r, t, s.decide(t))
+	case strings.HasSuffix(path, "/responses"):
+		t := responsesTurn(req)
+		s.logTurn("responses", path, t)
+		s.responses(w, r, t, s.decide(t))
+	case strings.HasSuffix(path, "/chat/completions"):
+		t := chatTurn(req)
+		s.logTurn("chat", path, t)
+		s.chat(w, r, t, s.decide(t))
+	case strings.Contains(path, ":generateContent") || strings.Contains(path, ":streamGenerateContent"):
+		t := geminiTurn(req)
+		t.stream = strings.Contains(path, ":streamGenerateContent")
+		s.logTurn("gemini", path, t)
+		s.gemini(w, r, t, s.decide(t))
+	case strings.HasSuffix(path, ":embedContent") || strings.HasSuffix(path, ":batchEmbedContents"):
+		writeJSON(w, 200, map[string]any{"embedding": map[string]any{"values": []float64{0, 0, 0}}})
+	case strings.HasSuffix(path, "/chat-stream"):
+		// Augment's own chat API, which the stand-in does not speak: it answers late, so that
+		// Auggie shows its working screen, then refuses.
+		s.logf("augment %s", path)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(SlowFor / 2):
+		}
+		writeJSON(w, 404, map[string]any{"error": "not served by the stand-in: " + path})
+	default:
+		s.logf("other %s %s", r.Method, path)
+		writeJSON(w, 404, map[string]any{"error": map[string]any{"message": "not served by the stand-in: " + path, "type": "not_found"}})
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Log == nil {
+		return
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.Log, time.Now().UTC().Format("15:04:05 ")+format+"\n", args...)
+}
+
+func (s *Server) dump(path string, body []byte) {
+	if s.Dump == "" || len(body) == 0 {
+		return
+	}
+	s.logMu.Lock()
+	s.n++
+	n := s.n
+	s.logMu.Unlock()
+	name := fmt.Sprintf("%s-%04d%s.json", time.Now().UTC().Format("150405"), n, strings.NewReplacer("/", "_", ":", "_").Replace(path))
+	_ = os.WriteFile(filepath.Join(s.Dump, name), body, 0o600)
+}
+
+func (s *Server) logTurn(api, path string, t turn) {
+	names := make([]string, len(t.tools))
+	for i, tl := range t.tools {
+		names[i] = tl.name
+	}
+	msg := t.lastUser
+	if len(msg) > 120 {
+		msg = msg[len(msg)-120:]
+	}
+	s.logf("%s %s stream=%v toolResult=%v tools=%s msg=%q", api, path, t.stream, t.toolResult, strings.Join(names, ","), msg)
+}
+
+// decide picks the reply for a turn and gives it ids of its own: agents keep their history by
+// message and tool-call id, and drop a reply whose id they have seen.
+func (s *Server) decide(t turn) reply {
+	rp := s.choose(t)
+	s.logMu.Lock()
+	s.replies++
+	rp.id = fmt.Sprintf("%d%d", time.Now().Unix(), s.replies)
+	s.logMu.Unlock()
+	return rp
+}
+
+func (s *Server) choose(t turn) reply {
+	if t.schema != nil {
+		b, _ := json.Marshal(fill(t.schema, "", 0))
+		return reply{text: string(b)}
+	}
+	if len(t.tools) == 0 || t.lastUser == "" {
+		return reply{text: "Done."}
+	}
+	sc, name := ScenarioOf(t.lastUser)
+	switch sc {
+	case Fail:
+		return reply{status: 400, text: "the stand-in refused this request"}
+	case Retry:
+		return reply{status: 500, text: "the stand-in had an internal error"}
+	case Slow:
+		return reply{slow: true, text: "This answer takes a while to arrive."}
+	case Tool, Ask, Plan, Call:
+		// One tool call per message: agents send the message again with the tool's result,
+		// and some merge it with the result into one.
+		if s.consume(t.lastUser, t.length) {
+			return reply{text: "Done."}
+		}
+		names := map[Scenario][]string{Tool: shellTools, Ask: askTools, Plan: planTools, Call: {name}}[sc]
+		if tl, ok := pick(t.tools, names); ok {
+			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc)}
+		}
+		if sc == Plan {
+			// Agents without a plan tool (Codex) take a plan from a tagged block in the answer.
+			return reply{text: "<proposed_plan>\n# Probe\n\n1. Write probe.txt.\n</proposed_plan>"}
+		}
+		return reply{text: "No such tool was offered."}
+	}
+	return reply{text: "Hello from the stand-in model."}
+}
+
+// consume marks msg as answered with a tool call, saying whether it already was in a shorter
+// request. The same request sent twice (some agents do) gets the same call again; the request
+// that carries the tool's result is longer.
+func (s *Server) consume(msg string, length int) bool {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	if s.used == nil {
+		s.used = map[string]int{}
+	}
+	if n, ok := s.used[msg]; ok && n < length {
+		return true
+	}
+	s.used[msg] = length
+	return false
+}
+
+func pick(tools []tool, names []string) (tool, bool) {
+	for _, n := range names {
+		for _, t := range tools {
+			if t.name == n {
+				return t, true
+			}
+		}
+	}
+	return tool{}, false
+}
+
+// argsFor fills a tool's arguments from its schema; a shell tool gets a command that writes a
+// file, so every agent treats it as needing permission.
+func argsFor(t tool, sc Scenario) map[string]any {
+	args, _ := fill(t.schema, "", 0).(map[string]any)
+	if args == nil {
+		args = map[string]any{}
+	}
+	if sc == Tool {
+		// A sandboxed agent asks only when the command leaves its sandbox.
+		for k, p := range props(t.schema) {
+			if e, ok := p.(map[string]any)["enum"].([]any); ok && contains(e, "require_escalated") {
+				args[k] = "require_escalated"
+				args["justification"] = "May I write probe.txt?"
+			}
+		}
+		for _, k := range []string{"command", "cmd", "commandLine", "CommandLine", "commands"} {
+			p, ok := props(t.schema)[k]
+			if !ok {
+				continue
+			}
+			if typ, _ := p.(map[string]any)["type"].(string); typ == "array" && k == "commands" {
+				args[k] = []any{"echo probe > probe.txt"} // a list of commands (Cline)
+			} else if typ == "array" {
+				args[k] = []any{"bash", "-lc", "echo probe > probe.txt"} // one argv (Codex's older shell)
+			} else {
+				args[k] = "echo probe > probe.txt"
+			}
+		}
+	}
+	return args
+}
+
+func props(schema map[string]any) map[string]any {
+	p, _ := schema["properties"].(map[string]any)
+	return p
+}
+
+// fill makes a value that satisfies a JSON schema well enough for an agent to accept it: every
+// property present, the first enum value (or "user" when offered, so a "who speaks next" check
+// hands the turn back), two items in an array.
+func fill(schema map[string]any, name string, i int) any {
+	if schema == nil || i > 8 {
+		return "x"
+	}
+	if e, ok := schema["enum"].([]any); ok && len(e) > 0 {
+		for _, v := range e {
+			if v == "user" {
+				return v
+			}
+		}
+		return e[0]
+	}
+	if c, ok := schema["const"]; ok {
+		return c
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if alts, ok := schema[k].([]any); ok && len(alts) > 0 {
+			if m, ok := alts[0].(map[string]any); ok {
+				return fill(m, name, i)
+			}
+		}
+	}
+	typ, _ := schema["type"].(string)
+	if typs, ok := schema["type"].([]any); ok && len(typs) > 0 {
+		typ, _ = typs[0].(string)
+	}
+	switch strings.ToLower(typ) {
+	case "object", "":
+		out := map[string]any{}
+		// Only the required properties when the schema lists them (optional ones are often
+		// filled in by the agent itself, such as a question tool's answers), and a question's
+		// options, which some agents leave optional but need for a choice.
+		req, hasReq := schema["required"].([]any)
+		for k, v := range props(schema) {
+			if hasReq && !contains(req, k) && k != "options" {
+				continue
+			}
+			m, _ := v.(map[string]any)
+			out[k] = fill(m, k, i+1)
+		}
+		if typ == "" && len(out) == 0 {
+			return "x"
+		}
+		return out
+	case "array":
+		items, _ := schema["items"].(map[string]any)
+		n := 2
+		if m, ok := schema["minItems"].(float64); ok && m >= 1 {
+			n = int(m)
+		}
+		if n == 1 {
+			return []any{fill(items, name, i+1)}
+		}
+		out := make([]any, n)
+		for k := range out {
+			out[k] = fillItem(items, name, k+1, i)
+		}
+		return out
+	case "boolean":
+		return false
+	case "integer", "number":
+		return 1
+	}
+	return words2(name)
+}
+
+func fillItem(items map[string]any, name string, n, depth int) any {
+	v := fill(items, name, depth+1)
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%s %d", s, n)
+	}
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			p, _ := props(items)[k].(map[string]any)
+			if _, fixed := p["enum"]; fixed {
+				continue
+			}
+			if s, ok := x.(string); ok {
+				m[k] = fmt.Sprintf("%s %d", s, n)
+			}
+		}
+	}
+	return v
+}
+
+// words2 is a plausible string for a property by its name.
+func words2(name string) string {
+	switch strings.ToLower(name) {
+	case "question", "prompt", "message", "text":
+		return "Which colour should the button be?"
+	case "header", "title":
+		return "Colour"
+	case "plan", "plan_md", "content":
+		return "1. Write probe.txt\n2. Stop."
+	case "label", "option":
+		return "Option"
+	case "path", "file_path", "filepath", "file", "absolute_path":
+		return "probe.txt"
+	case "description", "reason", "explanation", "justification":
+		return "Writes a probe file"
+	}
+	return "probe"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// sse writes server-sent events, flushing each one.
+type sse struct {
+	w http.ResponseWriter
+	f http.Flusher
+}
+
+func newSSE(w http.ResponseWriter) *sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(200)
+	f, _ := w.(http.Flusher)
+	return &sse{w: w, f: f}
+}
+
+func (e *sse) event(name string, v any) {
+	if name != "" {
+		fmt.Fprintf(e.w, "event: %s\n", name)
+	}
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(e.w, "data: %s\n\n", b)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+func (e *sse) raw(s string) {
+	fmt.Fprintf(e.w, "data: %s\n\n", s)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+// chunks splits an answer into the pieces streamed: one word at a time, spread over SlowFor
+// when the answer is slow.
+func (rp reply) chunks(done <-chan struct{}, each func(string)) {
+	parts := strings.SplitAfter(rp.text, " ")
+	if !rp.slow {
+		for _, p := range parts {
+			each(p)
+		}
+		return
+	}
+	deadline := time.Now().Add(SlowFor)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	each("Thinking")
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			each(".")
+		}
+	}
+	each(" ")
+	for _, p := range parts {
+		each(p)
+	}
+}
+
+func (s *Server) models(w http.ResponseWriter, path string) {
+	ids := []string{"standin-model", "claude-sonnet-4-5", "gpt-5", "gemini-2.5-pro"}
+	var data, gm []any
+	for _, id := range ids {
+		data = append(data, map[string]any{"id": id, "object": "model", "type": "model", "display_name": id,
+			"created_at": "2025-01-01T00:00:00Z", "created": 1735689600, "owned_by": "standin"})
+		gm = append(gm, map[string]any{"name": "models/" + id, "displayName": id, "supportedGenerationMethods": []string{"generateContent"}})
+	}
+	writeJSON(w, 200, map[string]any{"object": "list", "data": data, "models": gm, "has_more": false, "first_id": ids[0], "last_id": ids[len(ids)-1]})
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+func list(v any) []any { l, _ := v.([]any); return l }
+
+func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func contains(l []any, s string) bool {
+	for _, v := range l {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

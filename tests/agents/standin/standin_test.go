@@ -1,0 +1,118 @@
+package standin
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func post(t *testing.T, srv *httptest.Server, path, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp.StatusCode, b.String()
+}
+
+func TestScenarioOf(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want Scenario
+		name string
+	}{
+		{"say hello", Answer, ""},
+		{"run a TOOL", Tool, ""},
+		{"ASK me", Ask, ""},
+		{"PLAN it", Plan, ""},
+		{"FAIL now", Fail, ""},
+		{"RETRY now", Retry, ""},
+		{"answer SLOW", Slow, ""},
+		{"use CALL:read_file please", Call, "read_file"},
+		{"<current_datetime>x</current_datetime>\nrun a TOOL", Tool, ""},
+	} {
+		got, name := ScenarioOf(c.msg)
+		if got != c.want || name != c.name {
+			t.Errorf("ScenarioOf(%q) = %v %q, want %v %q", c.msg, got, name, c.want, c.name)
+		}
+	}
+}
+
+const bash = `{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"},"description":{"type":"string"}},"required":["command"]}}`
+
+func TestAnthropicToolCallOncePerMessage(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	req := `{"stream":true,"tools":[` + bash + `],"messages":[{"role":"user","content":"run a TOOL"},{"role":"system","content":"x"}]}`
+	code, body := post(t, srv, "/v1/messages", req)
+	if code != 200 || !strings.Contains(body, `"type":"tool_use"`) || !strings.Contains(body, `"name":"Bash"`) ||
+		!strings.Contains(body, `probe.txt`) || !strings.Contains(body, "event: message_stop") {
+		t.Fatalf("want a streamed Bash tool call, got %d:\n%s", code, body)
+	}
+	// The same message sent back with the tool's result, merged into one user message.
+	again := `{"stream":true,"tools":[` + bash + `],"messages":[{"role":"user","content":"run a TOOL"},
+	 {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},
+	 {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"run a TOOL"}]}]}`
+	_, body = post(t, srv, "/v1/messages", again)
+	if strings.Contains(body, "tool_use") || !strings.Contains(body, "Done.") {
+		t.Fatalf("the message was answered with a tool call twice:\n%s", body)
+	}
+}
+
+func TestResponsesEscalatesShell(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	req := `{"stream":true,"tools":[{"type":"function","name":"exec_command","parameters":{"type":"object",
+	 "properties":{"cmd":{"type":"string"},"sandbox_permissions":{"type":"string","enum":["use_default","require_escalated"]}},"required":["cmd"]}}],
+	 "input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"run a TOOL"}]}]}`
+	code, body := post(t, srv, "/v1/responses", req)
+	if code != 200 || !strings.Contains(body, `"type":"function_call"`) || !strings.Contains(body, `require_escalated`) ||
+		!strings.Contains(body, "response.completed") {
+		t.Fatalf("want an escalated exec_command call, got %d:\n%s", code, body)
+	}
+}
+
+func TestChatQuestionTool(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	req := `{"stream":true,"tools":[{"type":"function","function":{"name":"ask_user","parameters":{"type":"object",
+	 "properties":{"question":{"type":"string"}},"required":["question"]}}}],"messages":[{"role":"user","content":"ASK me"}]}`
+	_, body := post(t, srv, "/v1/chat/completions", req)
+	if !strings.Contains(body, `"tool_calls"`) || !strings.Contains(body, `ask_user`) || !strings.Contains(body, "[DONE]") {
+		t.Fatalf("want an ask_user call, got:\n%s", body)
+	}
+}
+
+func TestGeminiErrorsAndText(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	tools := `"tools":[{"functionDeclarations":[{"name":"run_shell_command","parametersJsonSchema":{"type":"object","properties":{"command":{"type":"string"}}}}]}]`
+	code, body := post(t, srv, "/v1beta/models/m:streamGenerateContent?alt=sse", `{`+tools+`,"contents":[{"role":"user","parts":[{"text":"FAIL now"}]}]}`)
+	if code != 400 || !strings.Contains(body, "INVALID_ARGUMENT") {
+		t.Fatalf("want a 400, got %d:\n%s", code, body)
+	}
+	code, _ = post(t, srv, "/v1beta/models/m:streamGenerateContent?alt=sse", `{`+tools+`,"contents":[{"role":"user","parts":[{"text":"RETRY now"}]}]}`)
+	if code != 500 {
+		t.Fatalf("want a 500 for RETRY, got %d", code)
+	}
+	_, body = post(t, srv, "/v1beta/models/m:streamGenerateContent?alt=sse", `{`+tools+`,"contents":[{"role":"user","parts":[{"text":"run a TOOL"}]}]}`)
+	if !strings.Contains(body, `"functionCall"`) || !strings.Contains(body, "run_shell_command") {
+		t.Fatalf("want a functionCall, got:\n%s", body)
+	}
+	// A side request (no tools) gets a short answer whatever it says.
+	code, body = post(t, srv, "/v1beta/models/m:generateContent", `{"contents":[{"role":"user","parts":[{"text":"FAIL now"}]}]}`)
+	if code != 200 || !strings.Contains(body, "Done.") {
+		t.Fatalf("a side request was not answered plainly: %d\n%s", code, body)
+	}
+}
