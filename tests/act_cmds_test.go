@@ -3,6 +3,7 @@ package tests
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,16 +25,9 @@ func init() {
 			ts.Check(err)
 			limit = d
 		}
-		deadline := time.Now().Add(limit)
-		for {
+		poll(ts, "keyswait: "+args[0]+" does not match "+strconv.Quote(args[1]), func() (bool, string) {
 			b, _ := os.ReadFile(ts.MkAbs(args[0]))
-			if re.Match(b) {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("keyswait: %s is %q after %s, want match for %q", args[0], b, limit, args[1])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return re.Match(b), strconv.Quote(string(b))
+		}, limit)
 	}
 }
