@@ -4,7 +4,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -19,12 +18,7 @@ func init() {
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 10 * time.Second
-		if len(args) == 3 {
-			d, err := time.ParseDuration(args[2] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[2:], 10)
 		poll(ts, "keyswait: "+args[0]+" does not match "+strconv.Quote(args[1]), func() (bool, string) {
 			b, _ := os.ReadFile(ts.MkAbs(args[0]))
 			return re.Match(b), strconv.Quote(string(b))

@@ -130,12 +130,3 @@ func init() {
 		}, seconds(ts, args[1:], 30))
 	}
 }
-
-func seconds(ts *testscript.TestScript, args []string, def int) time.Duration {
-	if len(args) == 0 {
-		return time.Duration(def) * time.Second
-	}
-	d, err := time.ParseDuration(args[0] + "s")
-	ts.Check(err)
-	return d
-}

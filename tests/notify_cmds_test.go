@@ -30,12 +30,7 @@ func init() {
 		if err != nil || want < 0 {
 			ts.Fatalf("usage: countwait <file> <regexp> <n> [seconds]: n must be a count")
 		}
-		limit := 20 * time.Second
-		if len(args) == 4 {
-			d, err := time.ParseDuration(args[3] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[3:], 20)
 		path := ts.MkAbs(args[0])
 		poll(ts, fmt.Sprintf("countwait: %s has not %d matches of %q", args[0], want, args[1]), func() (bool, string) {
 			data, _ := os.ReadFile(path)

@@ -44,12 +44,7 @@ func init() {
 		if len(args) < 1 || len(args) > 2 {
 			ts.Fatalf("usage: filewait <path> [seconds]")
 		}
-		limit := 30 * time.Second
-		if len(args) == 2 {
-			d, err := time.ParseDuration(args[1] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[1:], 30)
 		path := ts.MkAbs(args[0])
 		poll(ts, "filewait: "+path+" missing or empty", func() (bool, string) {
 			st, err := os.Stat(path)
@@ -70,12 +65,7 @@ func init() {
 		if len(args) < 3 || len(args) > 4 {
 			ts.Fatalf("usage: paneprog <target> <dir> <want-file> [seconds]")
 		}
-		limit := 20 * time.Second
-		if len(args) == 4 {
-			d, err := time.ParseDuration(args[3] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[3:], 20)
 		want := strings.Split(strings.TrimSuffix(ts.ReadFile(args[2]), "\n"), "\n")
 		wantDir, err := filepath.EvalSymlinks(ts.MkAbs(args[1]))
 		ts.Check(err)
@@ -119,12 +109,7 @@ func init() {
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 20 * time.Second
-		if len(args) == 3 {
-			d, err := time.ParseDuration(args[2] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[2:], 20)
 		pollEvery(ts, fmt.Sprintf("panewait: %s does not match %q", args[0], args[1]), 50*time.Millisecond, func() (bool, string) {
 			cmd := exec.Command("tmux", append([]string{"-L", ts.Getenv("TAW_SOCKET")}, append(capture, "-t", args[0])...)...)
 			cmd.Env = environ(ts)

@@ -25,7 +25,7 @@ func init() {
 			m, err := filepath.Glob(ts.MkAbs(args[0]))
 			ts.Check(err)
 			return (len(m) > 0) == (args[1] == "present"), fmt.Sprint(m)
-		}, waitLimit(ts, args, 2))
+		}, seconds(ts, args[2:], 30))
 	}
 	// pidwait <pid> [seconds]: poll until the process is gone.
 	commands["pidwait"] = func(ts *testscript.TestScript, neg bool, args []string) {
@@ -41,7 +41,7 @@ func init() {
 		}
 		poll(ts, fmt.Sprintf("pidwait: process %d still runs", pid), func() (bool, string) {
 			return syscall.Kill(pid, 0) != nil, "the process"
-		}, waitLimit(ts, args, 1))
+		}, seconds(ts, args[1:], 30))
 	}
 	// nowms <name> [offset-seconds]: put the current unix time in milliseconds, plus the offset
 	// (which may be negative), in $name.
@@ -57,13 +57,4 @@ func init() {
 		}
 		ts.Setenv(args[0], strconv.FormatInt(ms, 10))
 	}
-}
-
-func waitLimit(ts *testscript.TestScript, args []string, i int) time.Duration {
-	if len(args) <= i {
-		return 30 * time.Second
-	}
-	d, err := time.ParseDuration(args[i] + "s")
-	ts.Check(err)
-	return d
 }
