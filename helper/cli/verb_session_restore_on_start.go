@@ -88,7 +88,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 		if st.Restored == "" {
 			// Kept where the person can look (no message: nothing happened to them); a server
 			// is restored on start only once.
-			_, err := c.Run(ctx, tmux.Cmd{"set-option", "-gq", session.SettingRestoredOnStart, escapeHash("taw did not restore on start: " + why)})
+			_, err := c.Run(ctx, tmux.Cmd{"set-option", "-gq", session.SettingRestoredOnStart, tmuxfmt.Literal("taw did not restore on start: " + why)})
 			return err
 		}
 		return nil
