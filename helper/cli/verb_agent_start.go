@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/session"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
@@ -112,7 +114,6 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) error {
 	c := f.Tmux()
 	argv := append([]string{opts.Agent.Programs[0]}, opts.Args...)
-	line := report.ShellLine(argv)
 	var paneID string
 	switch {
 	case opts.Pane != "":
@@ -128,9 +129,6 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 			return Errorf(CodeBusy, "pane %s (%s) runs %s, not a shell at its prompt: nothing typed", p.ID, p.Target(), p.Command)
 		}
 		paneID = id
-		if opts.Cwd != "" {
-			line = "cd " + report.ShellWord(opts.Cwd) + " && " + line
-		}
 	default:
 		cmd := tmux.Cmd{"new-window", "-d", "-P", "-F", "#{pane_id}"}
 		if opts.Split != "" {
@@ -155,8 +153,18 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 			return err
 		}
 	}
-	// Typed at the shell's prompt the way a restore types a resume command.
-	if _, err := c.Run(ctx, tmux.Cmd{"send-keys", "-t", paneID, "-l", "--", line}, tmux.Cmd{"send-keys", "-t", paneID, "Enter"}); err != nil {
+	// Typed at the shell's prompt the way a restore types a resume command: quoted for the shell
+	// that really runs there.
+	keys, err := session.TypeKeys(ctx, c, paneID, argv)
+	if err == nil && opts.Pane != "" && opts.Cwd != "" {
+		var cd []tmux.Cmd
+		cd, err = session.TypeKeys(ctx, c, paneID, []string{"cd", opts.Cwd})
+		keys = append(cd, keys...)
+	}
+	if err != nil {
+		return Errorf(CodeInvalidArgument, "cannot type the command into pane %s: %v", paneID, err)
+	}
+	if _, err := c.Run(ctx, keys...); err != nil {
 		return err
 	}
 	state := ""
@@ -177,7 +185,18 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 		Agent   string  `json:"agent"`
 		Command string  `json:"command"`
 		State   *string `json:"state"`
-	}{true, paneID, opts.Agent.ID, line, nullable(state)})
+	}{true, paneID, opts.Agent.ID, typedText(keys), nullable(state)})
+}
+
+// typedText is what the keys type, line by line.
+func typedText(keys []tmux.Cmd) string {
+	var lines []string
+	for _, k := range keys {
+		if len(k) > 0 && k[0] == "send-keys" && k[len(k)-2] == "--" {
+			lines = append(lines, k[len(k)-1])
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // waitReady waits until the pane's agent is agentID and at its input: the watcher read it idle,
