@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -187,7 +188,11 @@ func (s Selection) ParseRow(row string) (Pane, error) { return s.parser()(row) }
 func Format() string { return All.Format() }
 
 // ParseRow reads one row printed with Format.
-func ParseRow(row string) (Pane, error) { return All.ParseRow(row) }
+func ParseRow(row string) (Pane, error) { return allParser()(row) }
+
+// allParser is All's parser, made once: the watcher reads every pane with it at every look, and
+// making it matches each variable against every field.
+var allParser = sync.OnceValue(All.parser)
 
 // Read reads one pane, by id (%N), in one tmux call.
 func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
