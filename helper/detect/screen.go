@@ -236,7 +236,7 @@ func (t *tail) set(from int, s string) {
 func (t *tail) cut(a, b int) string { return t.s[t.starts[a-t.from] : t.starts[b-t.from]-1] }
 
 func newView(s Screen) *view {
-	v := &view{lines: make([]string, len(s.Lines)), title: s.Title, top: -1}
+	v := &view{lines: make([]string, len(s.Lines)), title: s.Title, top: -1, cache: make([]cached, 0, 8)}
 	for i, l := range s.Lines {
 		v.lines[i] = strings.TrimRight(l, " \t\r")
 		v.split = v.split || strings.IndexByte(l, '\n') >= 0
@@ -333,7 +333,7 @@ func (v *view) lastNonBlank(end, n int) *text {
 	if !blanks {
 		return v.span(first, last+1)
 	}
-	var out []string
+	out := make([]string, 0, n)
 	for _, l := range v.lines[first : last+1] {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
