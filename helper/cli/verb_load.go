@@ -246,6 +246,9 @@ const (
 
 const noticeOption = tmuxconf.NoticeOption
 
+// loadedOption is set by taw.tmux once its load (run in the background) is done; unload takes it out.
+const loadedOption = "@agent-wizard-loaded"
+
 // noticeMillis is how long a message of the plugin stays on the status line.
 const noticeMillis = "10000"
 
@@ -257,7 +260,8 @@ var noticeStep = loadStep{
 		return map[string][]string{"client-attached": {tmuxconf.NoticeHook(noticeMillis)}}
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
-		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption})
+		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption},
+			tmux.Cmd{"set-option", "-gqu", loadedOption})
 		return err
 	},
 }
