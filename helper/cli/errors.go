@@ -29,6 +29,16 @@ const (
 	CodeInternal          = "internal"
 )
 
+// Error codes of the verbs that act on an agent.
+const (
+	CodeAgentBlocked    = "agent_blocked"
+	CodeAgentNotReady   = "agent_not_ready"
+	CodeAgentNotBlocked = "agent_not_blocked"
+	CodePromptChanged   = "prompt_changed"
+	CodePromptNotTaken  = "prompt_not_taken"
+	CodeAnswerNotTaken  = "answer_not_taken"
+)
+
 // Error is an error with a stable code and an exit status.
 type Error struct {
 	Code    string

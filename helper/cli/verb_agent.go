@@ -23,7 +23,7 @@ const (
 func newAgentCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "agent",
-		Usage: "see, wait for and go to the agents of every session",
+		Usage: "see, wait for, go to, start, prompt and answer the agents of every session",
 		Subcommands: []*cli.Command{
 			newAgentListCommand(f, nil),
 			newAgentGetCommand(f, nil),
@@ -31,6 +31,10 @@ func newAgentCommand(f *Factory) *cli.Command {
 			newAgentNextCommand(f, nil),
 			newAgentFocusCommand(f, nil),
 			newAgentSeenCommand(f),
+			newAgentStartCommand(f),
+			newAgentPromptCommand(f),
+			newAgentReadCommand(f),
+			newAgentAnswerCommand(f),
 		},
 	}
 }
@@ -67,7 +71,7 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 	}
 	views := []paneView{}
 	for _, p := range agentPanes(panes) {
-		views = append(views, newPaneView(p))
+		views = append(views, newPaneView(withPrompt(ctx, f, p)))
 	}
 	if !opts.JSON {
 		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {
@@ -114,6 +118,7 @@ func agentGetRun(ctx context.Context, f *Factory, opts *agentGetOptions) error {
 	if err != nil {
 		return err
 	}
+	p = withPrompt(ctx, f, p)
 	if !opts.JSON {
 		return writePaneCard(f.IO.Out, newPaneView(p), f.Now(), f.Getenv("HOME"))
 	}

@@ -60,7 +60,13 @@ func parseAgentWait(c *cli.Context) (*agentWaitOptions, error) {
 	if len(positional) != 1 {
 		return nil, UsageErrorf("agent wait takes one target: taw agent wait <pane|agent> [--until <state>]... [--timeout <duration>]")
 	}
-	opts := &agentWaitOptions{Target: positional[0], Timeout: -1, Changed: c.Bool(flagChanged)}
+	return parseWaitFlags(c, positional[0])
+}
+
+// parseWaitFlags reads --until, --timeout and --changed, for agent wait and the verbs that wait
+// as it does.
+func parseWaitFlags(c *cli.Context, target string) (*agentWaitOptions, error) {
+	opts := &agentWaitOptions{Target: target, Timeout: -1, Changed: c.Bool(flagChanged)}
 	for _, v := range c.StringSlice(flagUntil) {
 		for _, s := range strings.Split(v, ",") {
 			s = strings.ToLower(strings.TrimSpace(s))

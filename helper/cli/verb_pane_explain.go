@@ -133,6 +133,7 @@ func paneExplainRun(ctx context.Context, f *Factory, opts *paneExplainOptions) e
 	if err != nil {
 		return err
 	}
+	e.Pane = withPrompt(ctx, f, e.Pane)
 	v := newExplainView(e)
 	if opts.JSON {
 		return writeJSONLine(f.IO.Out, v)
@@ -217,6 +218,9 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 		line("agent: %s, %s (%s, and nobody has looked at the pane since its turn ended)", e.Agent, shownState(e), e.State)
 	default:
 		line("agent: %s, %s", e.Agent, e.State)
+	}
+	if v.Pane.Prompt != nil {
+		line("asks: %s", v.Pane.Prompt.Summary())
 	}
 	line("decided by: %s: %s", e.DecidedBy, e.Why)
 	if r.Source != "" {

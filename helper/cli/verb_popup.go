@@ -125,5 +125,30 @@ func (s popupSource) Screen(ctx context.Context, paneID string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	return strings.Split(out, "\n"), nil
+	lines := strings.Split(out, "\n")
+	// A blocked agent's preview ends with what it asks, and the keys that answer it here: the
+	// popup shows the bottom of the screen.
+	if p, err := panestate.Read(ctx, s.c, paneID); err == nil {
+		if q, err := recordedPrompt(ctx, s.f, p); err == nil && q != nil {
+			lines = append(screenLines(out, 0), "", "asks: "+q.Summary(), "answer: y yes · n no · 1-9 an option")
+		}
+	}
+	return lines, nil
+}
+
+// Answer answers a blocked agent's dialog from the popup, through taw agent answer's checks.
+func (s popupSource) Answer(ctx context.Context, paneID string, key rune) (string, error) {
+	p, err := panestate.Read(ctx, s.c, paneID)
+	if err != nil {
+		return "", err
+	}
+	opts := &agentAnswerOptions{Target: paneID, Yes: key == 'y', No: key == 'n'}
+	if key >= '1' && key <= '9' {
+		opts.Option = int(key - '0')
+	}
+	res, err := answerAgent(ctx, s.f, p, opts)
+	if err != nil {
+		return "", err
+	}
+	return res.Sentence(), nil
 }

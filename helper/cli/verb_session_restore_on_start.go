@@ -80,12 +80,15 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 	if err != nil {
 		return err
 	}
-	ok, why := session.DecideOnStart(st, f.Now(), func(pid int) bool {
-		front, _, err := procinfo.ShellInFront(pid)
-		return err == nil && front
-	})
+	ok, why := session.DecideOnStart(st, f.Now(), func(pid int) bool { return shellComesToPrompt(ctx, f, pid) })
 	if !ok {
 		fmt.Fprintln(f.IO.Out, "no restore on start:", why)
+		if st.Restored == "" {
+			// Kept where the person can look (no message: nothing happened to them); a server
+			// is restored on start only once.
+			_, err := c.Run(ctx, tmux.Cmd{"set-option", "-gq", session.SettingRestoredOnStart, escapeHash("taw did not restore on start: " + why)})
+			return err
+		}
 		return nil
 	}
 	first := st.Sessions[0]
@@ -123,6 +126,26 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 
 func readOnStartSettings(ctx context.Context, c *tmux.Client) (string, error) {
 	return c.Output(ctx, "display-message", "-p", "#{"+session.SettingRestoreOnStart+"}")
+}
+
+// shellComesToPrompt says whether the first pane's shell is at its prompt, waiting (bounded) for
+// one that is still starting: on a loaded machine a new server's shell takes seconds, and it is
+// not in use for that.
+func shellComesToPrompt(ctx context.Context, f *Factory, pid int) bool {
+	deadline := f.Now().Add(onStartPromptWait)
+	for {
+		if front, _, err := procinfo.ShellInFront(pid); err == nil && front {
+			return true
+		}
+		if f.Now().After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // waitFirstSession waits (bounded) until the server holds a session: the plugin may load before

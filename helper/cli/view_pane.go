@@ -11,6 +11,8 @@ import (
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/prompt"
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,6 +51,9 @@ type paneView struct {
 	Dead      bool    `json:"dead"`
 	Width     int     `json:"width"`
 	Height    int     `json:"height"`
+
+	// Prompt is what a blocked agent asks; null unless it is blocked and taw could read it.
+	Prompt *prompt.Prompt `json:"prompt"`
 }
 
 // paneViewSelection is what newPaneView reads of a pane: the read verbs ask tmux for it only.
@@ -86,6 +91,9 @@ func newPaneView(p panestate.Pane) paneView {
 		PID:          p.PID, TTY: p.TTY, Dead: p.Dead, Width: p.Width, Height: p.Height,
 	}
 	v.Done = v.State != nil && *v.State == attention.StateDone
+	if o[panestate.OptState] == report.StateBlocked {
+		v.Prompt = prompt.Decode(o[panestate.OptPrompt])
+	}
 	if v.Agent != nil {
 		d := *v.Agent
 		if a, ok := agents.Lookup(d); ok {
@@ -174,6 +182,9 @@ func writePaneCard(w io.Writer, v paneView, now time.Time, home string) error {
 	row("for", colFor.cell(v, now, home))
 	if v.Message != nil {
 		row("message", *v.Message)
+	}
+	if v.Prompt != nil {
+		row("asks", v.Prompt.Summary())
 	}
 	if v.Source != nil {
 		row("source", *v.Source)

@@ -39,6 +39,7 @@ func (o *Observer) Observe(ctx context.Context, l *watch.Look) {
 	go func() {
 		for _, n := range send {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			n = withPrompt(ctx, l.Client, n)
 			for _, d := range s.Send(ctx, n, cfg) {
 				if d.Err != nil {
 					spawn.Logf(logPath, "notify %s %s: %s: %v", n.PaneID, d.Channel, d.Target, d.Err)

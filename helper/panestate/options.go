@@ -36,6 +36,8 @@ const (
 	OptRestored = "@agent_restored" // unix ms a restore put the record back and typed its command; the watcher's grace
 
 	OptDone = "@agent_done" // the agent (id) that finished a turn nobody has looked at yet
+
+	OptPrompt = "@agent_prompt" // what the blocked agent asks, compact JSON; gone when it leaves blocked
 )
 
 // Options lists every pane option taw reads in one call. Later features add theirs here.
@@ -48,6 +50,7 @@ var Options = []string{
 	OptSeq,
 	OptRestored,
 	OptDone,
+	OptPrompt,
 }
 
 // RecordFromOptions reads the contract's record out of a pane's options.
@@ -112,5 +115,8 @@ func OptionsFromRecord(o map[string]string, r report.Record, nowMillis int64) ma
 	}
 	set(OptName, agent)
 	set(OptState, state)
+	if state != report.StateBlocked || agent != o[OptName] {
+		set(OptPrompt, "") // the dialog on record was this agent's, and is answered or gone
+	}
 	return n
 }

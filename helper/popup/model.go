@@ -35,6 +35,16 @@ type Model struct {
 
 	Quit   bool
 	Choice string // the pane to go to, set by Enter
+
+	// Answer is a key pressed on a blocked row (y, n or a digit), for the dialog of that pane;
+	// Run hands it to the source and clears it.
+	Answer *Answer
+}
+
+// Answer is a key that answers the dialog of a blocked agent's pane.
+type Answer struct {
+	PaneID string
+	Key    rune
 }
 
 // Selected is the pane under the cursor, "" when the list is empty.
@@ -153,6 +163,11 @@ func (m *Model) typeRune(r rune) {
 		case '/':
 			m.Filtering = true
 			return
+		case 'y', 'n', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if v := m.Visible(); m.Cursor >= 0 && m.Cursor < len(v) && v[m.Cursor].State == "blocked" {
+				m.Answer = &Answer{PaneID: v[m.Cursor].PaneID, Key: r}
+				return
+			}
 		}
 	}
 	if !unicode.IsPrint(r) {

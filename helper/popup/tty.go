@@ -17,6 +17,12 @@ type Source interface {
 	Screen(ctx context.Context, paneID string) ([]string, error)
 }
 
+// Answerer is a source that can answer a blocked agent's dialog from the popup, through the
+// same checks as taw agent answer; it returns what happened, for the footer.
+type Answerer interface {
+	Answer(ctx context.Context, paneID string, key rune) (string, error)
+}
+
 // refreshEvery redraws at least this often, for the ages and as a backstop for missed wake-ups.
 const refreshEvery = time.Second
 
@@ -79,6 +85,17 @@ func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}
 				m.Press(k)
 				if m.Quit {
 					return m.Choice, nil
+				}
+				if a := m.Answer; a != nil {
+					m.Answer = nil
+					if ans, ok := src.(Answerer); ok {
+						msg, err := ans.Answer(ctx, a.PaneID, a.Key)
+						if err != nil {
+							msg = err.Error()
+						}
+						refresh()
+						m.Err = msg
+					}
 				}
 			}
 			if m.Selected() != before {

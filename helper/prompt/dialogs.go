@@ -1,0 +1,156 @@
+package prompt
+
+import (
+	"regexp"
+	"strings"
+)
+
+// dialog is how one agent draws its dialogs and which keys they take. Every agent's dialog
+// knowledge lives in the table below, keyed by the catalogue's agent ids.
+type dialog struct {
+	read     func(lines []string) *Prompt // the agent's own reader; nil: the common one only
+	next     string                       // the key that moves the cursor to the next choice
+	prev     string
+	confirm  string
+	noCursor bool // its menus draw the cursor in colour only: the common reader takes them without one
+	command  func(context []string) (tool, command string)
+}
+
+var dialogs = map[string]dialog{
+	"claude":   {command: claudeCommand},
+	"codex":    {command: dollarCommand},
+	"gemini":   {command: geminiCommand},
+	"copilot":  {read: copilotQuestion, command: boxedCommand},
+	"opencode": {read: opencodePermission, noCursor: true, command: dollarCommand},
+}
+
+func dialogFor(agentID string) dialog {
+	d := dialogs[agentID]
+	if d.next == "" {
+		d.next, d.prev = "Down", "Up"
+	}
+	if d.confirm == "" {
+		d.confirm = "Enter"
+	}
+	if d.command == nil {
+		d.command = boxedCommand
+	}
+	return d
+}
+
+var claudeHeadingRE = regexp.MustCompile(`^(\w+) (command|file)$`)
+
+// claudeCommand reads Claude Code's "Bash command" heading and the command under it.
+func claudeCommand(ctx []string) (string, string) {
+	for i := len(ctx) - 1; i >= 0; i-- {
+		m := claudeHeadingRE.FindStringSubmatch(ctx[i])
+		if m == nil {
+			continue
+		}
+		for _, l := range ctx[i+1:] {
+			if l != "" {
+				return m[1], l
+			}
+		}
+	}
+	return boxedCommand(ctx)
+}
+
+var dollarRE = regexp.MustCompile(`^\$ (\S.*)$`)
+
+// dollarCommand reads a "$ command" line, the way Codex and OpenCode show a shell command.
+func dollarCommand(ctx []string) (string, string) {
+	for i := len(ctx) - 1; i >= 0; i-- {
+		if m := dollarRE.FindStringSubmatch(ctx[i]); m != nil {
+			return "shell", m[1]
+		}
+	}
+	return boxedCommand(ctx)
+}
+
+var geminiToolRE = regexp.MustCompile(`^\? (\S+)\s+(\S.*)$`)
+
+// geminiCommand reads Gemini CLI's "? Shell  command" header line.
+func geminiCommand(ctx []string) (string, string) {
+	for i := len(ctx) - 1; i >= 0; i-- {
+		if m := geminiToolRE.FindStringSubmatch(ctx[i]); m != nil {
+			_, boxed := boxedCommand(ctx[i:])
+			if boxed == "" {
+				boxed = m[2]
+			}
+			return m[1], boxed
+		}
+	}
+	return boxedCommand(ctx)
+}
+
+// boxedCommand is the line in the innermost box above the choices, where Copilot and Gemini CLI
+// draw the command they ask about.
+func boxedCommand(ctx []string) (string, string) {
+	for i := len(ctx) - 2; i >= 0; i-- {
+		if strings.HasPrefix(ctx[i], "╭") && ctx[i+1] != "" && !isRuleLine(ctx[i+1]) {
+			return "shell", ctx[i+1]
+		}
+	}
+	return "", ""
+}
+
+// copilotQuestion reads GitHub Copilot CLI's form for a question: "Copilot needs information.",
+// the question, and its keys named in the footer.
+func copilotQuestion(lines []string) *Prompt {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i] != "Copilot needs information." {
+			continue
+		}
+		p := &Prompt{Kind: KindQuestion}
+		for _, l := range lines[i+1:] {
+			if l == "" || isRuleLine(l) {
+				continue
+			}
+			if p.Question == "" {
+				p.Question = l
+				continue
+			}
+			if strings.Contains(l, "enter accept") {
+				p.Options = []Option{
+					{Number: 1, Label: "Accept", Key: "Enter", Text: true},
+					{Number: 2, Label: "Decline", Key: "C-d"},
+				}
+				return p
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// opencodePermission reads OpenCode's "Permission required" panel: its choices sit on one
+// line, picked with the arrow keys.
+func opencodePermission(lines []string) *Prompt {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.HasSuffix(lines[i], "Permission required") {
+			continue
+		}
+		p := &Prompt{Kind: KindPermission, Question: "Permission required"}
+		for _, l := range lines[i+1:] {
+			switch {
+			case strings.HasPrefix(l, "# "):
+				p.Question = "Permission required: " + strings.TrimPrefix(l, "# ")
+				p.Tool = strings.Fields(strings.TrimPrefix(l, "# "))[0]
+			case dollarRE.MatchString(l):
+				p.Command = dollarRE.FindStringSubmatch(l)[1]
+			case strings.HasPrefix(l, "Allow once"):
+				for n, f := range regexp.MustCompile(`\s{2,}`).Split(l, -1) {
+					if strings.Contains(f, "ctrl+") || strings.Contains(f, "enter") || strings.Contains(f, "⇆") {
+						break
+					}
+					p.Options = append(p.Options, Option{Number: n + 1, Label: f})
+				}
+				p.Selected, p.Across = 1, true // the panel opens on its first choice
+				return p
+			}
+		}
+		return nil
+	}
+	return nil
+}

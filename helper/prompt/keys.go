@@ -1,0 +1,94 @@
+package prompt
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Step is one send-keys of an answer: tmux key names, or Literal text typed as it is.
+type Step struct {
+	Keys    []string
+	Literal string
+}
+
+// Choice picks an option of a prompt: by number, the "yes" or "no" one, or the one that takes
+// typed text. It says why when the prompt has no such option.
+func Choice(p *Prompt, number int, yes, no bool, text string) (Option, error) {
+	switch {
+	case number > 0:
+		for _, o := range p.Options {
+			if o.Number == number {
+				return o, nil
+			}
+		}
+		return Option{}, fmt.Errorf("the dialog has no option %d: it has %d (%s)", number, len(p.Options), p.Summary())
+	case yes:
+		for _, o := range p.Options {
+			if hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed") {
+				return o, nil
+			}
+		}
+		return Option{}, fmt.Errorf("no option of the dialog says yes (%s); pick one with --option N", p.Summary())
+	case no:
+		for _, o := range p.Options {
+			if hasWordPrefix(o.Label, "no", "reject", "deny", "decline", "cancel") {
+				return o, nil
+			}
+		}
+		return Option{}, fmt.Errorf("no option of the dialog says no (%s); pick one with --option N", p.Summary())
+	case text != "":
+		for _, o := range p.Options {
+			if o.Text {
+				return o, nil
+			}
+		}
+		return Option{}, fmt.Errorf("the dialog takes no typed answer (%s); pick one with --option N", p.Summary())
+	}
+	return Option{}, fmt.Errorf("say which answer: --option N, --yes, --no or --text T")
+}
+
+func hasWordPrefix(label string, words ...string) bool {
+	l := strings.ToLower(label)
+	for _, w := range words {
+		if l == w || strings.HasPrefix(l, w+",") || strings.HasPrefix(l, w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// Keys are the keys that give answer o to the dialog p of agentID as it is on screen: the key
+// the dialog names for the option when it names one, else the cursor moved from where it is
+// to the option and the dialog's confirm key; text, if any, typed before the confirm.
+func Keys(agentID string, p *Prompt, o Option, text string) []Step {
+	d := dialogFor(agentID)
+	if o.Key != "" && text == "" {
+		return []Step{{Keys: []string{o.Key}}}
+	}
+	if o.Key != "" {
+		return []Step{{Literal: text}, {Keys: []string{o.Key}}}
+	}
+	next, prev := d.next, d.prev
+	if p.Across {
+		next, prev = "Right", "Left"
+	}
+	from := p.Selected
+	if from == 0 {
+		from = 1
+	}
+	var moves []string
+	for i := from; i < o.Number; i++ {
+		moves = append(moves, next)
+	}
+	for i := from; i > o.Number; i-- {
+		moves = append(moves, prev)
+	}
+	var steps []Step
+	if len(moves) > 0 {
+		steps = append(steps, Step{Keys: moves})
+	}
+	if text != "" {
+		steps = append(steps, Step{Literal: text})
+	}
+	return append(steps, Step{Keys: []string{d.confirm}})
+}

@@ -1,0 +1,96 @@
+package prompt
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestKeysOfRealDialogs(t *testing.T) {
+	tests := []struct {
+		agent, file string
+		number      int
+		yes, no     bool
+		text        string
+		want        []Step
+	}{
+		// Claude Code: the cursor moves from the first choice, Enter picks.
+		{"claude", "claude/real_2.1.197_blocked_permission-bash.txt", 1, false, false, "", []Step{{Keys: []string{"Enter"}}}},
+		{"claude", "claude/real_2.1.197_blocked_permission-bash.txt", 0, false, true, "", []Step{{Keys: []string{"Down", "Down"}}, {Keys: []string{"Enter"}}}},
+		{"claude", "claude/real_2.1.197_blocked_question.txt", 0, false, false, "blue", []Step{{Keys: []string{"Down", "Down"}}, {Literal: "blue"}, {Keys: []string{"Enter"}}}},
+		// Codex names a key for each choice.
+		{"codex", "codex/real_0.171.0_blocked_permission-command.txt", 0, true, false, "", []Step{{Keys: []string{"y"}}}},
+		{"codex", "codex/real_0.171.0_blocked_permission-command.txt", 3, false, false, "", []Step{{Keys: []string{"Escape"}}}},
+		{"gemini", "gemini/real_0.61.0_blocked_permission-shell.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}}, {Keys: []string{"Enter"}}}},
+		{"copilot", "copilot/real_1.0.102_blocked_permission-shell.txt", 0, false, true, "", []Step{{Keys: []string{"Down"}}, {Keys: []string{"Enter"}}}},
+		{"copilot", "copilot/real_1.0.102_blocked_question.txt", 0, false, true, "", []Step{{Keys: []string{"C-d"}}}},
+		{"copilot", "copilot/real_1.0.102_blocked_question.txt", 0, false, false, "red", []Step{{Literal: "red"}, {Keys: []string{"Enter"}}}},
+		// OpenCode's permission choices sit on one line.
+		{"opencode", "opencode/real_1.18.33_blocked_permission-shell.txt", 3, false, false, "", []Step{{Keys: []string{"Right", "Right"}}, {Keys: []string{"Enter"}}}},
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}}, {Keys: []string{"Enter"}}}},
+	}
+	for _, tt := range tests {
+		p := Read(tt.agent, fixture(t, tt.file))
+		if p == nil {
+			t.Fatalf("%s: no dialog", tt.file)
+		}
+		o, err := Choice(p, tt.number, tt.yes, tt.no, tt.text)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if got := Keys(tt.agent, p, o, tt.text); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s option %d yes=%v no=%v text=%q: keys %+v, want %+v", tt.file, tt.number, tt.yes, tt.no, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestKeysFollowTheCursor(t *testing.T) {
+	p := &Prompt{Kind: KindQuestion, Options: []Option{{Number: 1, Label: "a"}, {Number: 2, Label: "b"}, {Number: 3, Label: "c"}}, Selected: 3}
+	got := Keys("claude", p, p.Options[0], "")
+	want := []Step{{Keys: []string{"Up", "Up"}}, {Keys: []string{"Enter"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("keys %+v, want %+v", got, want)
+	}
+}
+
+func TestChoiceRefuses(t *testing.T) {
+	p := Read("gemini", fixture(t, "gemini/real_0.61.0_blocked_permission-shell.txt"))
+	if _, err := Choice(p, 7, false, false, ""); err == nil {
+		t.Error("option 7 of a three-choice dialog was taken")
+	}
+	if _, err := Choice(p, 0, false, false, "hi"); err == nil {
+		t.Error("a typed answer was taken by a dialog with no text choice")
+	}
+	if _, err := Choice(p, 0, false, false, ""); err == nil {
+		t.Error("no answer at all was taken")
+	}
+}
+
+func TestSame(t *testing.T) {
+	a := Read("claude", fixture(t, "claude/real_2.1.197_blocked_permission-bash.txt"))
+	b := Decode(a.Encode())
+	b.Selected = 3 // the cursor is no part of the dialog
+	if !Same(a, b) {
+		t.Errorf("a prompt and its stored copy differ: %+v vs %+v", a, b)
+	}
+	c := *b
+	c.Options = append([]Option{}, b.Options...)
+	c.Options[2].Label = "Yes, all of it"
+	if Same(a, &c) {
+		t.Error("a dialog with another option is the same")
+	}
+	q := Read("claude", fixture(t, "claude/real_2.1.197_blocked_question.txt"))
+	if Same(a, q) || Same(a, nil) {
+		t.Error("a permission and a question are the same dialog")
+	}
+	if Decode("{broken") != nil || Decode("") != nil {
+		t.Error("a broken stored prompt decoded")
+	}
+}
+
+func TestSummary(t *testing.T) {
+	p := Read("claude", fixture(t, "claude/real_2.1.197_blocked_permission-bash.txt"))
+	want := "wants to run `echo probe > probe.txt` — 1 Yes · 2 Yes, and always allow access to repo/ from this project · 3 No"
+	if got := p.Summary(); got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}
