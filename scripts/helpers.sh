@@ -142,7 +142,19 @@ __taw_start_detached() {
 	fi
 }
 
+# __taw_config_read waits (bounded, 10 s) until the server has a session. A server that is
+# starting reads its whole tmux.conf before it makes the session it was started for, so a load
+# that starts with the server sees every setting of tmux.conf, those after the plugin's line too.
+__taw_config_read() {
+	local i=0
+	while [ -z "$(command tmux list-sessions -F x 2>/dev/null)" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 __taw_start_locked() {
+	__taw_config_read
 	__taw_lock "$1" || { __taw_say "another load of the plugin has run for over a minute: remove $(__taw_lock_path "$1") and reload"; __taw_loaded; return 0; }
 	__TAW_LOADED=""
 	__taw_start "$1"
