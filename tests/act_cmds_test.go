@@ -3,7 +3,7 @@ package tests
 import (
 	"os"
 	"regexp"
-	"time"
+	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,22 +18,10 @@ func init() {
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 10 * time.Second
-		if len(args) == 3 {
-			d, err := time.ParseDuration(args[2] + "s")
-			ts.Check(err)
-			limit = d
-		}
-		deadline := time.Now().Add(limit)
-		for {
+		limit := seconds(ts, args[2:], 10)
+		poll(ts, "keyswait: "+args[0]+" does not match "+strconv.Quote(args[1]), func() (bool, string) {
 			b, _ := os.ReadFile(ts.MkAbs(args[0]))
-			if re.Match(b) {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("keyswait: %s is %q after %s, want match for %q", args[0], b, limit, args[1])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return re.Match(b), strconv.Quote(string(b))
+		}, limit)
 	}
 }

@@ -130,27 +130,3 @@ func init() {
 		}, seconds(ts, args[1:], 30))
 	}
 }
-
-func seconds(ts *testscript.TestScript, args []string, def int) time.Duration {
-	if len(args) == 0 {
-		return time.Duration(def) * time.Second
-	}
-	d, err := time.ParseDuration(args[0] + "s")
-	ts.Check(err)
-	return d
-}
-
-// poll calls f every 20ms until it says yes, or fails the script with what f saw last.
-func poll(ts *testscript.TestScript, what string, f func() (bool, string), limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for {
-		ok, last := f()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("%s after %s; last seen:\n%s", what, limit, last)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,27 +152,14 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		}
 		re, err := regexp.Compile(args[2])
 		ts.Check(err)
-		limit := 30 * time.Second
-		if len(args) == 4 {
-			d, err := time.ParseDuration(args[3] + "s")
-			ts.Check(err)
-			limit = d
-		}
-		deadline := time.Now().Add(limit)
-		last := ""
-		for {
+		limit := seconds(ts, args[3:], 30)
+		poll(ts, fmt.Sprintf("tmuxwait: %q for %s does not match %q", args[1], args[0], args[2]), func() (bool, string) {
 			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "display-message", "-p", "-t", args[0], args[1])
 			cmd.Env = environ(ts)
 			out, _ := cmd.CombinedOutput()
-			last = strings.TrimSpace(string(out))
-			if re.MatchString(last) {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("tmuxwait: %q for %s is %q after %s, want match for %q", args[1], args[0], last, limit, args[2])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			last := strings.TrimSpace(string(out))
+			return re.MatchString(last), strconv.Quote(last)
+		}, limit)
 	},
 	// screenwait <target> <regexp> [seconds]: poll the pane's visible screen until it matches.
 	"screenwait": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -183,25 +171,13 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 30 * time.Second
-		if len(args) == 3 {
-			d, err := time.ParseDuration(args[2] + "s")
-			ts.Check(err)
-			limit = d
-		}
-		deadline := time.Now().Add(limit)
-		for {
+		limit := seconds(ts, args[2:], 30)
+		poll(ts, fmt.Sprintf("screenwait: screen of %s does not match %q", args[0], args[1]), func() (bool, string) {
 			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "capture-pane", "-p", "-t", args[0])
 			cmd.Env = environ(ts)
 			out, _ := cmd.CombinedOutput()
-			if re.Match(out) {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("screenwait: screen of %s does not match %q after %s:\n%s", args[0], args[1], limit, out)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return re.Match(out), string(out)
+		}, limit)
 	},
 	// stdout2env <name>: put the last command's stdout, trimmed, in $name.
 	"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {

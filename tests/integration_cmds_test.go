@@ -2,7 +2,6 @@ package tests
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -63,28 +62,6 @@ func init() {
 		ts.Check(err)
 		if b != a+n {
 			ts.Fatalf("seqdelta: %s=%d is not %s=%d plus %d", args[1], b, args[0], a, n)
-		}
-	}
-	// waitfile <path> [seconds]: poll until the file exists and is not empty.
-	commands["waitfile"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 1 || len(args) > 2 {
-			ts.Fatalf("usage: waitfile <path> [seconds]")
-		}
-		limit := 30 * time.Second
-		if len(args) == 2 {
-			d, err := time.ParseDuration(args[1] + "s")
-			ts.Check(err)
-			limit = d
-		}
-		deadline := time.Now().Add(limit)
-		for {
-			if fi, err := os.Stat(ts.MkAbs(args[0])); err == nil && fi.Size() > 0 {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("waitfile: %s still missing or empty after %s", args[0], limit)
-			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 }

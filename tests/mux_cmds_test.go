@@ -23,18 +23,14 @@ func init() {
 		if neg || len(args) < 1 || len(args) > 2 {
 			ts.Fatalf("usage: muxready <socket> [seconds]")
 		}
-		deadline := time.Now().Add(muxSeconds(ts, args, 1, 30))
-		for {
+		poll(ts, "muxready: no daemon on "+args[0], func() (bool, string) {
 			c, err := client.Dial(args[0], "script", time.Second)
-			if err == nil {
-				c.Close()
-				return
+			if err != nil {
+				return false, err.Error()
 			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("muxready: no daemon on %s: %v", args[0], err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			c.Close()
+			return true, ""
+		}, muxSeconds(ts, args, 1, 30))
 	}
 	// muxraw <socket> <frame-json>...: send the frames as they are on a fresh connection (no
 	// handshake of its own), then print every frame the daemon sends, one per line, until it
@@ -130,18 +126,11 @@ func init() {
 			ts.Fatalf("usage: muxtmuxgone <socket> [seconds]")
 		}
 		name := cli.MuxTmuxName(args[0])
-		deadline := time.Now().Add(muxSeconds(ts, args, 1, 30))
-		for {
+		poll(ts, "muxtmuxgone: tmux server "+name+" still runs", func() (bool, string) {
 			cmd := exec.Command("tmux", "-L", name, "has-session")
 			cmd.Env = environ(ts)
-			if cmd.Run() != nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("muxtmuxgone: tmux server %s still runs", name)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return cmd.Run() != nil, "has-session succeeds"
+		}, muxSeconds(ts, args, 1, 30))
 	}
 }
 

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -29,27 +30,16 @@ func init() {
 		if err != nil || want < 0 {
 			ts.Fatalf("usage: countwait <file> <regexp> <n> [seconds]: n must be a count")
 		}
-		limit := 20 * time.Second
-		if len(args) == 4 {
-			d, err := time.ParseDuration(args[3] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[3:], 20)
 		path := ts.MkAbs(args[0])
-		deadline := time.Now().Add(limit)
-		for {
+		poll(ts, fmt.Sprintf("countwait: %s has not %d matches of %q", args[0], want, args[1]), func() (bool, string) {
 			data, _ := os.ReadFile(path)
 			got := len(re.FindAllIndex(data, -1))
-			switch {
-			case got > want:
+			if got > want {
 				ts.Fatalf("countwait: %s has %d matches of %q, want %d:\n%q", args[0], got, args[1], want, data)
-			case got == want:
-				return
-			case time.Now().After(deadline):
-				ts.Fatalf("countwait: %s has %d matches of %q after %s, want %d:\n%q", args[0], got, args[1], limit, want, data)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return got == want, fmt.Sprintf("%d matches in %q", got, data)
+		}, limit)
 	}
 
 	// watcherstart: start the server's watcher as the plugin does (tmux run-shell -b, so it
@@ -73,13 +63,10 @@ func init() {
 		spare := run("tmux", "-L", sock, "new-window", "-d", "-P", "-F", "#{pane_id}")
 		run("taw", "-L", sock, "pane", "report-agent", spare, "--source", "watcherstart", "--agent", "stale", "--state", "idle")
 		run("tmux", "-L", sock, "run-shell", "-b", "taw -L "+sock+" watch --serve >/dev/null 2>&1")
-		deadline := time.Now().Add(20 * time.Second)
-		for run("tmux", "-L", sock, "display-message", "-p", "-t", spare, "#{@agent_name}") != "" {
-			if time.Now().After(deadline) {
-				ts.Fatalf("watcherstart: the watcher made no look within 20s")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		poll(ts, "watcherstart: the watcher made no look", func() (bool, string) {
+			name := run("tmux", "-L", sock, "display-message", "-p", "-t", spare, "#{@agent_name}")
+			return name == "", "@agent_name " + name
+		}, 20*time.Second)
 		run("tmux", "-L", sock, "kill-pane", "-t", spare)
 	}
 }

@@ -44,23 +44,15 @@ func init() {
 		if len(args) < 1 || len(args) > 2 {
 			ts.Fatalf("usage: filewait <path> [seconds]")
 		}
-		limit := 30 * time.Second
-		if len(args) == 2 {
-			d, err := time.ParseDuration(args[1] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[1:], 30)
 		path := ts.MkAbs(args[0])
-		deadline := time.Now().Add(limit)
-		for {
-			if st, err := os.Stat(path); err == nil && st.Size() > 0 {
-				return
+		poll(ts, "filewait: "+path+" missing or empty", func() (bool, string) {
+			st, err := os.Stat(path)
+			if err != nil {
+				return false, err.Error()
 			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("filewait: %s did not appear within %s", path, limit)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return st.Size() > 0, st.Name() + " is empty"
+		}, limit)
 	}
 
 	// paneprog <target> <dir> <want-file> [seconds]: poll until the program in front of the pane's
@@ -73,18 +65,12 @@ func init() {
 		if len(args) < 3 || len(args) > 4 {
 			ts.Fatalf("usage: paneprog <target> <dir> <want-file> [seconds]")
 		}
-		limit := 20 * time.Second
-		if len(args) == 4 {
-			d, err := time.ParseDuration(args[3] + "s")
-			ts.Check(err)
-			limit = d
-		}
+		limit := seconds(ts, args[3:], 20)
 		want := strings.Split(strings.TrimSuffix(ts.ReadFile(args[2]), "\n"), "\n")
 		wantDir, err := filepath.EvalSymlinks(ts.MkAbs(args[1]))
 		ts.Check(err)
-		deadline := time.Now().Add(limit)
 		last := "nothing"
-		for {
+		pollEvery(ts, fmt.Sprintf("paneprog: %s does not run %q in %s", args[0], want, wantDir), 50*time.Millisecond, func() (bool, string) {
 			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "display-message", "-p", "-t", args[0], "#{pane_pid}")
 			cmd.Env = environ(ts)
 			out, _ := cmd.Output()
@@ -99,15 +85,12 @@ func init() {
 					dir, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", leader.PID))
 					last = fmt.Sprintf("%q in %s", leader.Argv, dir)
 					if strings.Join(leader.Argv, "\x00") == strings.Join(want, "\x00") && dir == wantDir {
-						return
+						return true, last
 					}
 				}
 			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("paneprog: %s runs %s after %s, want %q in %s", args[0], last, limit, want, wantDir)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return false, last
+		}, limit)
 	}
 
 	// panewait [-a] <target> <regexp> [seconds]: poll until the pane's screen and scrollback match;
@@ -126,24 +109,12 @@ func init() {
 		}
 		re, err := regexp.Compile(args[1])
 		ts.Check(err)
-		limit := 20 * time.Second
-		if len(args) == 3 {
-			d, err := time.ParseDuration(args[2] + "s")
-			ts.Check(err)
-			limit = d
-		}
-		deadline := time.Now().Add(limit)
-		for {
+		limit := seconds(ts, args[2:], 20)
+		pollEvery(ts, fmt.Sprintf("panewait: %s does not match %q", args[0], args[1]), 50*time.Millisecond, func() (bool, string) {
 			cmd := exec.Command("tmux", append([]string{"-L", ts.Getenv("TAW_SOCKET")}, append(capture, "-t", args[0])...)...)
 			cmd.Env = environ(ts)
 			out, _ := cmd.CombinedOutput()
-			if re.Match(out) {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("panewait: %s does not match %q after %s:\n%s", args[0], args[1], limit, out)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return re.Match(out), string(out)
+		}, limit)
 	}
 }

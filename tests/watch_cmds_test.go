@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -20,19 +21,11 @@ func init() {
 		if len(args) < 2 || len(args) > 3 || (args[1] != "present" && args[1] != "absent") {
 			ts.Fatalf("usage: globwait <glob> {present|absent} [seconds]")
 		}
-		limit := waitLimit(ts, args, 2)
-		deadline := time.Now().Add(limit)
-		for {
+		poll(ts, "globwait: "+args[0]+" is not "+args[1], func() (bool, string) {
 			m, err := filepath.Glob(ts.MkAbs(args[0]))
 			ts.Check(err)
-			if (len(m) > 0) == (args[1] == "present") {
-				return
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("globwait: %s is still %v after %s, want %s", args[0], m, limit, args[1])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return (len(m) > 0) == (args[1] == "present"), fmt.Sprint(m)
+		}, seconds(ts, args[2:], 30))
 	}
 	// pidwait <pid> [seconds]: poll until the process is gone.
 	commands["pidwait"] = func(ts *testscript.TestScript, neg bool, args []string) {
@@ -46,14 +39,9 @@ func init() {
 		if err != nil || pid <= 0 {
 			ts.Fatalf("pidwait: %q is not a process id", args[0])
 		}
-		limit := waitLimit(ts, args, 1)
-		deadline := time.Now().Add(limit)
-		for syscall.Kill(pid, 0) == nil {
-			if time.Now().After(deadline) {
-				ts.Fatalf("pidwait: process %d still runs after %s", pid, limit)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		poll(ts, fmt.Sprintf("pidwait: process %d still runs", pid), func() (bool, string) {
+			return syscall.Kill(pid, 0) != nil, "the process"
+		}, seconds(ts, args[1:], 30))
 	}
 	// nowms <name> [offset-seconds]: put the current unix time in milliseconds, plus the offset
 	// (which may be negative), in $name.
@@ -69,13 +57,4 @@ func init() {
 		}
 		ts.Setenv(args[0], strconv.FormatInt(ms, 10))
 	}
-}
-
-func waitLimit(ts *testscript.TestScript, args []string, i int) time.Duration {
-	if len(args) <= i {
-		return 30 * time.Second
-	}
-	d, err := time.ParseDuration(args[i] + "s")
-	ts.Check(err)
-	return d
 }

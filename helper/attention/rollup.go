@@ -206,7 +206,7 @@ func Clear(ctx context.Context, c *tmux.Client) error {
 		return err
 	}
 	cmds := Changes(pub, Published{})
-	out, err := c.Output(ctx, "list-panes", "-a", "-F", "#{pane_id}"+sep+"#{"+panestate.OptDone+"}")
+	out, err := c.Output(ctx, listDone("")...)
 	if err != nil {
 		return err
 	}

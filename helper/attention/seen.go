@@ -15,7 +15,7 @@ import (
 func Seen(ctx context.Context, c *tmux.Client) (cleared []string, err error) {
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-clients", "-F", "C" + sep + "#{pane_id}" + sep + "#{client_control_mode}"},
-		tmux.Cmd{"list-panes", "-a", "-F", "P" + sep + "#{pane_id}" + sep + "#{" + panestate.OptDone + "}"})
+		listDone("P"+sep))
 	if err != nil {
 		return nil, err
 	}
@@ -48,4 +48,9 @@ func Seen(ctx context.Context, c *tmux.Client) (cleared []string, err error) {
 // ClearCmds are the commands that mark one pane seen, for verbs that take the user to it.
 func ClearCmds(paneID string) []tmux.Cmd {
 	return append([]tmux.Cmd{{"set-option", "-pqu", "-t", paneID, panestate.OptDone}}, tmux.SignalCmds(panestate.SignalChannel)...)
+}
+
+// listDone lists every pane's id and @agent_done, each row after prefix.
+func listDone(prefix string) tmux.Cmd {
+	return tmux.Cmd{"list-panes", "-a", "-F", prefix + "#{pane_id}" + sep + "#{" + panestate.OptDone + "}"}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"syscall"
+
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 // Exit codes, mapped in one place (Main).
@@ -20,9 +22,9 @@ const (
 	CodeUsage             = "usage"
 	CodeInvalidArgument   = "invalid_argument"
 	CodeInvalidResumeArgv = "invalid_resume_argv"
-	CodePaneNotFound      = "pane_not_found"
-	CodeServerNotRunning  = "server_not_running"
-	CodeTmux              = "tmux_error"
+	CodePaneNotFound      = tmux.CodePaneNotFound
+	CodeServerNotRunning  = tmux.CodeServerNotRunning
+	CodeTmux              = tmux.CodeTmuxError
 	CodeBusy              = "busy"
 	CodeNoSpace           = "no_space"
 	CodeReadOnly          = "read_only"

@@ -47,7 +47,7 @@ func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error
 	if opts.Client != "" {
 		display = append(display, "-c", opts.Client)
 	}
-	out, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", panestate.Format()}, append(display, currentMark+"#{pane_id}"))
+	out, err := c.Run(ctx, panestate.ListCmd(""), append(display, currentMark+"#{pane_id}"))
 	if err != nil {
 		return err
 	}

@@ -10,13 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Settings of the glanceable side (see tmuxconf.Catalogue).
-const (
-	settingPopupKey     = "@agent-wizard-popup-key"
-	settingNextKey      = "@agent-wizard-next-key"
-	settingWindowBadges = "@agent-wizard-window-badges"
-)
-
 // newAgentSeenCommand is what taw's hooks run when the user moves to another pane, window or
 // session: every pane an attached client now shows stops being done.
 func newAgentSeenCommand(f *Factory) *cli.Command {
@@ -51,10 +44,10 @@ func seenHookCommand(bin, socket, event string) string {
 var attentionStep = loadStep{
 	name: "agents at a glance",
 	run: func(ctx context.Context, l *loadContext) error {
-		if err := badges.ApplyStatus(ctx, l.Client, l.Settings.On(settingStatusLine)); err != nil {
+		if err := badges.ApplyStatus(ctx, l.Client, l.Settings.On(tmuxconf.SettingStatusLine)); err != nil {
 			return err
 		}
-		return badges.Apply(ctx, l.Client, l.Settings.On(settingWindowBadges))
+		return badges.Apply(ctx, l.Client, l.Settings.On(tmuxconf.SettingWindowBadges))
 	},
 	hooks: func(l *loadContext) map[string][]string {
 		hooks := map[string][]string{}
@@ -65,9 +58,9 @@ var attentionStep = loadStep{
 	},
 	keys: func(l *loadContext) []tmuxconf.Binding {
 		return []tmuxconf.Binding{
-			{Table: "prefix", Key: l.Settings.Get(settingPopupKey), Explicit: l.Settings.Set(settingPopupKey), Option: settingPopupKey,
+			{Table: "prefix", Key: l.Settings.Get(tmuxconf.SettingPopupKey), Explicit: l.Settings.Set(tmuxconf.SettingPopupKey), Option: tmuxconf.SettingPopupKey,
 				Command: tmuxconf.KeyShell(l.Bin, "popup", "-S", "#{socket_path}", "popup", "--open", "--client", "#{client_name}")},
-			{Table: "prefix", Key: l.Settings.Get(settingNextKey), Explicit: l.Settings.Set(settingNextKey), Option: settingNextKey,
+			{Table: "prefix", Key: l.Settings.Get(tmuxconf.SettingNextKey), Explicit: l.Settings.Set(tmuxconf.SettingNextKey), Option: tmuxconf.SettingNextKey,
 				Command: tmuxconf.KeyShell(l.Bin, "next", "-S", "#{socket_path}", "agent", "next", "--client", "#{client_name}")},
 		}
 	},

@@ -17,7 +17,10 @@ import (
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/herdrsock"
 	"github.com/taw-tmux/taw/helper/integration"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,9 +32,6 @@ const (
 	flagHerdrSocketPath  = "socket"
 	flagHerdrSocketChild = "child"
 )
-
-// settingHerdrSocket turns the herdr socket on or off; on implies @agent-wizard-herdr-env.
-const settingHerdrSocket = "@agent-wizard-herdr-socket"
 
 func newHerdrSocketCommand(f *Factory) *cli.Command {
 	return &cli.Command{
@@ -239,7 +239,7 @@ var herdrSocketStep = loadStep{
 	name: "herdr socket",
 	run: func(ctx context.Context, l *loadContext) error {
 		path := herdrsock.SocketPath(l.F.SocketPath(), l.F.Getenv)
-		if !l.Settings.On(settingHerdrSocket) {
+		if !l.Settings.On(tmuxconf.SettingHerdrSocket) {
 			return stopHerdrSocket(ctx, l, path)
 		}
 		if err := startHerdrSocket(ctx, l, path); err != nil {
@@ -266,8 +266,8 @@ func startHerdrSocket(ctx context.Context, l *loadContext, path string) error {
 	if err := herdrsock.PrivateDir(filepath.Dir(path)); err != nil {
 		return err // said now, on the status line, rather than in a log nobody reads
 	}
-	sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " herdr-socket --socket " + shellWord(path) + " >/dev/null 2>&1 || true"
-	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", formatLiteral(sh)})
+	sh := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " herdr-socket --socket " + shellquote.Quoted(path) + " >/dev/null 2>&1 || true"
+	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }
 

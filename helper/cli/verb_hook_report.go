@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,7 +98,6 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	rep.Seq = &seq
 	p, err := panestate.Read(ctx, f.Tmux(), pane)
-	var te *tmux.Error
 	rec := p.Record()
 	switch {
 	case err == nil && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID) ||
@@ -109,7 +107,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
 		unlock()
 		return
-	case err != nil && !(errors.As(err, &te) && te.Code == "pane_not_found"):
+	case err != nil && !tmux.IsPaneNotFound(err):
 		unlock()
 		return
 	}

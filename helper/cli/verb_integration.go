@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/integration"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/integrations"
 	"github.com/urfave/cli/v2"
 )
@@ -293,7 +294,7 @@ func integrationStatus(f *Factory, m *integration.Manager, targets []*integratio
 			asked = true
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
-			if out, err := f.Tmux().Output(ctx, "show-options", "-gqv", "@agent-wizard-bin"); err == nil {
+			if out, err := f.Tmux().Output(ctx, "show-options", "-gqv", tmuxconf.BinOption); err == nil {
 				server = strings.TrimSpace(out)
 			}
 		}
@@ -433,12 +434,10 @@ func tawBinary(f *Factory) (string, error) {
 var herdrEnvStep = loadStep{
 	name: "herdr environment",
 	run: func(ctx context.Context, l *loadContext) error {
-		on := l.Settings.On(settingHerdrEnv) || l.Settings.On(settingHerdrSocket) // the socket needs the three
+		on := l.Settings.On(tmuxconf.SettingHerdrEnv) || l.Settings.On(tmuxconf.SettingHerdrSocket) // the socket needs the three
 		return integration.ApplyHerdrEnv(ctx, l.Client, on, l.Bin, l.F.Getenv)
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
 		return integration.ApplyHerdrEnv(ctx, l.Client, false, l.Bin, l.F.Getenv)
 	},
 }
-
-const settingHerdrEnv = "@agent-wizard-herdr-env"

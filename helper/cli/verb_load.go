@@ -162,7 +162,7 @@ func loadRun(ctx context.Context, l *loadContext) error {
 		show = append(show, problems...)
 	}
 	// The welcome goes with the first load in a server, and again while no client has seen it.
-	if l.Settings.On(settingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
+	if l.Settings.On(tmuxconf.SettingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
 		show = append(show, welcomeText(l.Settings))
 	}
 	if status != l.Settings[statusOption] && l.Announce != "" {
@@ -199,10 +199,10 @@ func keyLeftAlone(k tmuxconf.Skipped) string {
 // enough for an 80-column status line.
 func welcomeText(s tmuxconf.Settings) string {
 	see := "taw agent list shows your agents"
-	if key := s.Get(settingPopupKey); key != "none" && key != "off" {
+	if key := s.Get(tmuxconf.SettingPopupKey); key != "none" && key != "off" {
 		see = "prefix " + key + " shows your agents"
 	}
-	return see + " (set -g " + settingWelcome + " off hides this)"
+	return see + " (set -g " + tmuxconf.SettingWelcome + " off hides this)"
 }
 
 // say shows msg on every attached client for a while, or, when none is attached (tmux is still
@@ -237,12 +237,6 @@ func displayLiteral(msg string) string {
 
 // statusOption keeps what the last load had to say, readable when no client saw the message.
 const statusOption = "@agent-wizard-status"
-
-// Settings of loading itself (see tmuxconf.Catalogue).
-const (
-	settingWelcome    = "@agent-wizard-welcome"
-	settingStatusLine = "@agent-wizard-status-line"
-)
 
 const noticeOption = tmuxconf.NoticeOption
 

@@ -8,6 +8,7 @@ import (
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/urfave/cli/v2"
 )
 
@@ -77,7 +78,7 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 	}
 	c := f.Tmux()
 	if !notify.Enabled(ctx, c, cfg.Notify) {
-		fmt.Fprintf(f.IO.Out, "note\tnotifications are off ([notify] enabled or %s): the watcher sends none; testing the channels anyway\n", notify.OptSwitch)
+		fmt.Fprintf(f.IO.Out, "note\tnotifications are off ([notify] enabled or %s): the watcher sends none; testing the channels anyway\n", tmuxconf.SettingNotify)
 	}
 	if !cfg.Notify.AgentOn(n.Agent) {
 		fmt.Fprintf(f.IO.Out, "note\tnotifications are off for %s in [notify.agents]; testing the channels anyway\n", n.Agent)

@@ -127,7 +127,7 @@ func paneExplainRun(ctx context.Context, f *Factory, opts *paneExplainOptions) e
 	if err != nil {
 		return err
 	}
-	grace := watch.ParseGrace(settings.Get("@agent-wizard-restore-grace"))
+	grace := watch.ParseGrace(settings.Get(tmuxconf.SettingRestoreGrace))
 	rules := loadRules(f, io.Discard)
 	e, err := watch.Explain(ctx, c, rules, id, f.Now(), grace)
 	if err != nil {

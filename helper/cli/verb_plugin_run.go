@@ -8,6 +8,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/plugins"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
@@ -95,11 +96,7 @@ func execCommand(bin string, p plugins.Plugin, entry string, pane string, argv [
 	}
 	words = append(words, "--")
 	words = append(words, plugins.Resolve(p.Path, argv)...)
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-	}
-	return "exec " + strings.Join(q, " ")
+	return "exec " + shellquote.QuotedLine(words)
 }
 
 func pluginPaneOpen(ctx context.Context, f *Factory, p plugins.Plugin, id, pane string) error {

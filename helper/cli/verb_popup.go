@@ -8,6 +8,7 @@ import (
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/popup"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
@@ -55,15 +56,11 @@ func popupOpenRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	if opts.Client != "" {
 		inner = append(inner, "--client", opts.Client)
 	}
-	words := make([]string, len(inner))
-	for i, w := range inner {
-		words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-	}
 	cmd := tmux.Cmd{"display-popup", "-E", "-w", "90%", "-h", "90%", "-T", " agents "}
 	if opts.Client != "" {
 		cmd = append(cmd, "-c", opts.Client)
 	}
-	_, err = f.Tmux().Run(ctx, append(cmd, strings.Join(words, " ")))
+	_, err = f.Tmux().Run(ctx, append(cmd, shellquote.QuotedLine(inner)))
 	return err
 }
 

@@ -35,7 +35,7 @@ var autosaveEvents = []string{
 var sessionAutosaveStep = loadStep{
 	name: "automatic saves",
 	hooks: func(l *loadContext) map[string][]string {
-		if !l.Settings.On(session.SettingAutosave) {
+		if !l.Settings.On(tmuxconf.SettingAutosave) {
 			return nil
 		}
 		hooks := map[string][]string{}

@@ -11,7 +11,9 @@ import (
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/session"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,8 +37,8 @@ var sessionRestoreOnStartStep = loadStep{
 		if session.ParseOnStart(l.Settings.Get(session.SettingRestoreOnStart)) == session.OnStartOff {
 			return nil
 		}
-		sh := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " session restore-on-start >/dev/null 2>&1 || true"
-		_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", formatLiteral(sh)})
+		sh := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " session restore-on-start >/dev/null 2>&1 || true"
+		_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 		return err
 	},
 }
@@ -86,7 +88,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 		if st.Restored == "" {
 			// Kept where the person can look (no message: nothing happened to them); a server
 			// is restored on start only once.
-			_, err := c.Run(ctx, tmux.Cmd{"set-option", "-gq", session.SettingRestoredOnStart, escapeHash("taw did not restore on start: " + why)})
+			_, err := c.Run(ctx, tmux.Cmd{"set-option", "-gq", session.SettingRestoredOnStart, tmuxfmt.Literal("taw did not restore on start: " + why)})
 			return err
 		}
 		return nil
@@ -109,7 +111,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 	res, err := restoreDocument(ctx, f, doc, onStartPromptWait, nil)
 	if err != nil {
 		if placeholder {
-			_, _ = c.Run(context.WithoutCancel(ctx), tmux.Cmd{"rename-session", "-t", first.ID, escapeHash(first.Name)})
+			_, _ = c.Run(context.WithoutCancel(ctx), tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Literal(first.Name)})
 		}
 		return sayOnStart(ctx, c, f, "taw did not restore on start: "+err.Error())
 	}
@@ -119,7 +121,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 			replaced = first.Name
 		}
 	} else if placeholder {
-		_, _ = c.Run(ctx, tmux.Cmd{"rename-session", "-t", first.ID, escapeHash(first.Name)})
+		_, _ = c.Run(ctx, tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Literal(first.Name)})
 	}
 	return sayOnStart(ctx, c, f, session.OnStartSummary(session.DefaultName, doc, res, replaced))
 }
@@ -183,7 +185,7 @@ func replaceFirstSession(ctx context.Context, c *tmux.Client, first session.Star
 	}
 	var cmds []tmux.Cmd
 	for _, client := range lines[:len(lines)-1] {
-		cmds = append(cmds, tmux.Cmd{"switch-client", "-c", client, "-t", "=" + escapeHash(to)})
+		cmds = append(cmds, tmux.Cmd{"switch-client", "-c", client, "-t", "=" + tmuxfmt.Literal(to)})
 	}
 	cmds = append(cmds, tmux.Cmd{"kill-session", "-t", first.ID})
 	_, err = c.Run(ctx, cmds...)
@@ -193,17 +195,15 @@ func replaceFirstSession(ctx context.Context, c *tmux.Client, first session.Star
 // sayOnStart keeps the message in @agent-wizard-restored and shows it to every client there is.
 func sayOnStart(ctx context.Context, c *tmux.Client, f *Factory, msg string) error {
 	fmt.Fprintln(f.IO.Out, msg)
-	cmds := []tmux.Cmd{{"set-option", "-gq", session.SettingRestoredOnStart, escapeHash(msg)}}
+	cmds := []tmux.Cmd{{"set-option", "-gq", session.SettingRestoredOnStart, tmuxfmt.Literal(msg)}}
 	if out, err := c.Output(ctx, "list-clients", "-F", "#{client_name}"); err == nil {
 		for _, client := range outputLinesOf(out) {
-			cmds = append(cmds, tmux.Cmd{"display-message", "-c", client, "-d", "8000", escapeHash(msg)})
+			cmds = append(cmds, tmux.Cmd{"display-message", "-c", client, "-d", "8000", tmuxfmt.Literal(msg)})
 		}
 	}
 	_, err := c.Run(ctx, cmds...)
 	return err
 }
-
-func escapeHash(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
 func outputLinesOf(out string) []string {
 	out = strings.TrimSuffix(out, "\n")

@@ -20,8 +20,10 @@ import (
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/session"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
@@ -35,9 +37,6 @@ const (
 	flagServe     = "serve"
 	flagWatchJSON = "json"
 )
-
-// settingWatcher turns the server's watcher on or off.
-const settingWatcher = "@agent-wizard-watcher"
 
 type watchOptions struct {
 	Once     bool
@@ -172,7 +171,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	if prev := strings.Fields(f.Getenv(watch.RestartEnv)); len(prev) == 2 {
 		msg := fmt.Sprintf("taw: the pane watcher (pid %s) ended with status %s and was started again", prev[0], prev[1])
 		logf("%s", msg)
-		_, _ = c.Run(ctx, tmux.Cmd{"display-message", "-d", "5000", formatLiteral(msg)})
+		_, _ = c.Run(ctx, tmux.Cmd{"display-message", "-d", "5000", tmuxfmt.Literal(msg)})
 	}
 	publishWatcherPid(ctx, c, pid)
 	defer unpublishWatcherPid(c, pid)
@@ -192,7 +191,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 func removeIfServerGone(c *tmux.Client, dir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !watch.ServerGone(err) {
+	if _, err := c.Output(ctx, "display-message", "-p", "#{pid}"); !tmux.IsServerGone(err) {
 		return
 	}
 	info, err := os.Lstat(dir)
@@ -313,7 +312,7 @@ var watcherStep = loadStep{
 }
 
 func startWatcher(ctx context.Context, l *loadContext) error {
-	if !l.Settings.On(settingWatcher) {
+	if !l.Settings.On(tmuxconf.SettingWatcher) {
 		return stopWatcher(ctx, l)
 	}
 	dir := l.F.LockDir()
@@ -326,9 +325,9 @@ func startWatcher(ctx context.Context, l *loadContext) error {
 			return err
 		}
 	}
-	serve := shellWord(l.Bin) + " -S " + shellWord(l.F.SocketPath()) + " watch --serve"
-	sh := "{ " + watch.SuperviseScript(serve, "tmux -S "+shellWord(l.F.SocketPath())) + "\n} >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
-	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", formatLiteral(sh)})
+	serve := shellquote.Quoted(l.Bin) + " -S " + shellquote.Quoted(l.F.SocketPath()) + " watch --serve"
+	sh := "{ " + watch.SuperviseScript(serve, "tmux -S "+shellquote.Quoted(l.F.SocketPath())) + "\n} >/dev/null 2>&1 || true" // no "returned 1" in a pane, ever
+	_, err := l.Client.Run(ctx, tmux.Cmd{"run-shell", "-b", tmuxfmt.Literal(sh)})
 	return err
 }
 
@@ -358,7 +357,7 @@ func stopWatcher(ctx context.Context, l *loadContext) error {
 }
 
 func watcherHooks(l *loadContext) map[string][]string {
-	sock := formatLiteral(l.F.SocketPath())
+	sock := tmuxfmt.Literal(l.F.SocketPath())
 	hooks := map[string][]string{}
 	for _, ev := range watcherHookEvents {
 		hooks[ev] = []string{tmuxconf.HookCommand(l.Bin, ev, "-S", sock, "hook", ev, "#{hook_pane}")}
@@ -368,9 +367,3 @@ func watcherHooks(l *loadContext) map[string][]string {
 	}
 	return hooks
 }
-
-// shellWord quotes a word for /bin/sh.
-func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// formatLiteral keeps tmux's format expansion (run-shell expands #{…}) from touching a path.
-func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // OptWarned is the server option holding the hash of the configuration problems already shown,
@@ -54,7 +55,7 @@ func Warn(ctx context.Context, c *tmux.Client, problems []error, home string) (s
 	if len(rows) == 0 || rows[0] == hash {
 		return false, nil
 	}
-	text := strings.ReplaceAll(WarnText(problems, home), "#", "##")
+	text := tmuxfmt.Literal(WarnText(problems, home))
 	var cmds []tmux.Cmd
 	for _, tty := range rows[1:] {
 		if tty != "" {

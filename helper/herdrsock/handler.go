@@ -277,9 +277,9 @@ func tmuxError(err error) *Error {
 	var te *tmux.Error
 	if errors.As(err, &te) {
 		switch te.Code {
-		case "pane_not_found":
+		case tmux.CodePaneNotFound:
 			return errorf(CodePaneNotFound, "%s", strings.TrimSpace(te.Stderr))
-		case "server_not_running":
+		case tmux.CodeServerNotRunning:
 			return errorf(CodeServerNotRunning, "the tmux server is gone")
 		}
 	}

@@ -53,11 +53,6 @@ type Action struct {
 	KeepFlags []string
 }
 
-// Agents lists the agents whose hook events taw maps, in the order of the docs.
-func Agents() []string {
-	return []string{"claude", "codex", "copilot", "cursor", "devin", "droid", "gemini", "grok", "kimi", "qodercli"}
-}
-
 // Known says whether taw maps agent's hook events.
 func Known(agent string) bool {
 	_, ok := agentRules[agent]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
 
 // Env is what the targets read to find each agent's config folder.
@@ -85,10 +86,8 @@ type Paths struct {
 
 // Command is how a config runs taw's hook script for event.
 func (p Paths) Command(event string) string {
-	return "sh " + shellQuote(p.Script) + " " + event
+	return "sh " + shellquote.Quoted(p.Script) + " " + event
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // ours recognises the command of any taw hook script.
 func ours(cmd string) bool { return strings.Contains(cmd, "taw-agent-state") }

@@ -9,11 +9,9 @@ import (
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/watch"
 )
-
-// OptSwitch is the tmux option that turns notifications on or off over [notify] enabled.
-const OptSwitch = "@agent-wizard-notify"
 
 // Observer plans notifications from every look and sends them in the background.
 type Observer struct {
@@ -52,7 +50,7 @@ func (o *Observer) Observe(ctx context.Context, l *watch.Look) {
 
 // Enabled is whether notifications are on: the tmux option when it is set, else the file.
 func Enabled(ctx context.Context, c *tmux.Client, cfg config.Notify) bool {
-	v, err := c.Output(ctx, "display-message", "-p", "#{"+OptSwitch+"}")
+	v, err := c.Output(ctx, "display-message", "-p", "#{"+tmuxconf.SettingNotify+"}")
 	if err != nil {
 		return cfg.Enabled
 	}

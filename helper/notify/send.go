@@ -13,6 +13,7 @@ import (
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // Channels, as their config keys name them.
@@ -106,7 +107,7 @@ func (s *Sender) tmuxMessage(ctx context.Context, n Notification, cfg config.Not
 		return nil
 	}
 	// display-message expands formats in its message; the text is the agent's, so # is doubled.
-	text := strings.ReplaceAll(clean("taw: "+n.Text()), "#", "##")
+	text := tmuxfmt.Literal(clean("taw: " + n.Text()))
 	ms := strconv.FormatInt(cfg.TmuxMessageDuration.Milliseconds(), 10)
 	cmds := make([]tmux.Cmd, 0, len(clients))
 	for _, c := range clients {

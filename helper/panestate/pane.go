@@ -201,9 +201,18 @@ func Read(ctx context.Context, c *tmux.Client, paneID string) (Pane, error) {
 	}
 	if p.ID != paneID {
 		// display-message falls back to the current pane for a target it cannot resolve.
-		return Pane{}, &tmux.Error{Code: "pane_not_found", Stderr: "can't find pane: " + paneID}
+		return Pane{}, &tmux.Error{Code: tmux.CodePaneNotFound, Stderr: "can't find pane: " + paneID}
 	}
 	return p, nil
+}
+
+// ListCmd is the tmux call that prints every pane of the server as a row ParseRow reads, each
+// row after prefix (a marker, when the call shares one output with others; "" for none).
+func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
+
+// ListCmd is the tmux call that prints the selection of every pane, each row after prefix.
+func (s Selection) ListCmd(prefix string) tmux.Cmd {
+	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
 }
 
 // List reads every pane of the server in one tmux call.
@@ -211,7 +220,7 @@ func List(ctx context.Context, c *tmux.Client) ([]Pane, error) { return ListSele
 
 // ListSelected reads the selection of every pane of the server in one tmux call.
 func ListSelected(ctx context.Context, c *tmux.Client, s Selection) ([]Pane, error) {
-	out, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", s.Format()})
+	out, err := c.Run(ctx, s.ListCmd(""))
 	if err != nil {
 		return nil, err
 	}

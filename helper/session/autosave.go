@@ -19,18 +19,12 @@ import (
 	"github.com/taw-tmux/taw/helper/watch"
 )
 
-// Settings of automatic saves (see tmuxconf.Catalogue).
-const (
-	SettingAutosave      = "@agent-wizard-autosave"
-	SettingAutosaveDelay = "@agent-wizard-autosave-delay"
-)
-
 // DefaultAutosaveDelay is the quiet time a change waits for before it is saved.
 const DefaultAutosaveDelay = 5 * time.Second
 
 // AutosaveDelay reads the delay setting (seconds); bad values fall back to the default.
 func AutosaveDelay(s tmuxconf.Settings) time.Duration {
-	n, err := strconv.ParseFloat(strings.TrimSpace(s.Get(SettingAutosaveDelay)), 64)
+	n, err := strconv.ParseFloat(strings.TrimSpace(s.Get(tmuxconf.SettingAutosaveDelay)), 64)
 	if err != nil || n < 0 || n > 3600 {
 		return DefaultAutosaveDelay
 	}
@@ -92,7 +86,7 @@ func (a *Autosaver) saveWhenQuiet(ctx context.Context) (string, error) {
 		return "", err
 	}
 	stamp := a.read(a.stampPath())
-	if !settings.On(SettingAutosave) {
+	if !settings.On(tmuxconf.SettingAutosave) {
 		return stamp, nil
 	}
 	delay := AutosaveDelay(settings)

@@ -11,6 +11,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // Rows of one capture are marked by a record separator, so a window name or title holding a
@@ -24,10 +25,6 @@ var windowFields = []string{
 	"session_name", "window_index", "window_name", "window_layout", "window_active",
 	"window_zoomed_flag", "automatic-rename",
 }
-
-// SettingBackups names the setting of how many earlier copies each save keeps; a capture reads it
-// in the same tmux call.
-const SettingBackups = "@agent-wizard-session-backups"
 
 // Captured is one read of the server: the document and the backups setting.
 type Captured struct {
@@ -61,8 +58,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	}
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
-		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + panestate.Format()},
-		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + SettingBackups + "}" + fieldSep +
+		panestate.ListCmd(rowMark+"P"+fieldSep),
+		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}" + fieldSep +
 			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}"},
 	)
 	if err != nil {
@@ -243,7 +240,7 @@ func Build(windows [][]string, panes []panestate.Pane, now time.Time, origin str
 
 // emptyServer says whether the server runs with no session at all, and its backups setting.
 func emptyServer(ctx context.Context, c *tmux.Client) (bool, int) {
-	out, err := c.Run(ctx, tmux.Cmd{"list-sessions", "-F", "#{session_id}"}, tmux.Cmd{"show-options", "-gqv", SettingBackups})
+	out, err := c.Run(ctx, tmux.Cmd{"list-sessions", "-F", "#{session_id}"}, tmux.Cmd{"show-options", "-gqv", tmuxconf.SettingSessionBackups})
 	if err != nil {
 		return false, 0
 	}

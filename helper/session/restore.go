@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +12,14 @@ import (
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // ReadLive reads the server's sessions and panes in one tmux call.
 func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 	out, err := c.Run(ctx,
 		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_name}"},
-		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + panestate.Format()},
+		panestate.ListCmd(rowMark+"P"+fieldSep),
 		tmux.Cmd{"display-message", "-p", rowMark + "O" + fieldSep + strings.Join([]string{
 			"#{" + SettingRestorePrograms + "}", "#{" + SettingResurrectProcesses + "}", "#{default-shell}", "#{default-command}",
 		}, fieldSep)},
@@ -162,7 +162,7 @@ func (run *restoreRun) paneStart(t Target, p Pane) (dirArgs, command []string) {
 		if run.r.DirExists != nil && !run.r.DirExists(p.Dir) {
 			run.res.Notes = append(run.res.Notes, Note{Target: t.String(), Note: "directory " + p.Dir + " is gone: the pane starts in tmux's default directory"})
 		} else {
-			dirArgs = []string{"-c", escapeFormat(p.Dir)}
+			dirArgs = []string{"-c", tmuxfmt.Literal(p.Dir)}
 		}
 	}
 	if len(p.Contents) == 0 || run.r.PaintBin == "" {
@@ -184,7 +184,7 @@ func (run *restoreRun) createSessions(ctx context.Context) error {
 	var cmds []tmux.Cmd
 	for _, s := range plan.Create {
 		w := s.Windows[0]
-		cmd := tmux.Cmd{"new-session", "-d", "-s", escapeFormat(s.Name), "-n", escapeFormat(w.Name)}
+		cmd := tmux.Cmd{"new-session", "-d", "-s", tmuxfmt.Literal(s.Name), "-n", tmuxfmt.Literal(w.Name)}
 		dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
 		cmd = append(cmd, dir...)
 		if width, height := Size(s); width > 0 && height > 0 {
@@ -230,7 +230,7 @@ func (run *restoreRun) runCreate(ctx context.Context, cmds []tmux.Cmd) (string, 
 	out, err := starter.Run(ctx, cmds[0])
 	// A server that was just killed may still accept a connection while it exits; the next
 	// try starts the new one.
-	for try := 0; try < 5 && isServerGone(err); try++ {
+	for try := 0; try < 5 && tmux.IsServerGone(err); try++ {
 		time.Sleep(100 * time.Millisecond)
 		out, err = starter.Run(ctx, cmds[0])
 	}
@@ -258,7 +258,7 @@ func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
 		for j, w := range s.Windows {
 			target := sid + ":" + strconv.Itoa(w.Index)
 			if j > 0 {
-				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", escapeFormat(w.Name)}
+				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", tmuxfmt.Literal(w.Name)}
 				dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
 				cmd = append(append(cmd, dir...), "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}")
 				cmds = append(cmds, append(cmd, command...))
@@ -327,7 +327,7 @@ func (run *restoreRun) arrange(ctx context.Context) error {
 			active := cw.panes[0]
 			for k, p := range w.Panes {
 				if p.Title != "" {
-					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", escapeFormat(p.Title)})
+					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", tmuxfmt.Literal(p.Title)})
 				}
 				if p.Active {
 					active = cw.panes[k]
@@ -506,10 +506,6 @@ func restoredRecordCmds(id string, t Typing, now int64) []tmux.Cmd {
 	return panestate.WriteCmds(id, map[string]string{}, next)
 }
 
-// escapeFormat keeps tmux from expanding formats in a saved name, title or directory: tmux
-// expands #{…} and #(…) in those arguments, and #( runs a shell command.
-func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
-
 func onOff(b bool) string {
 	if b {
 		return "on"
@@ -529,9 +525,4 @@ func outputLines(out string) []string {
 func DirExists(dir string) bool {
 	st, err := os.Stat(dir)
 	return err == nil && st.IsDir()
-}
-
-func isServerGone(err error) bool {
-	var te *tmux.Error
-	return errors.As(err, &te) && te.Code == "server_not_running"
 }

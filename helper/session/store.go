@@ -1,8 +1,9 @@
 package session
 
 import (
-	"github.com/taw-tmux/taw/helper/filelock"
 	"sync"
+
+	"github.com/taw-tmux/taw/helper/filelock"
 
 	"bytes"
 	"encoding/json"

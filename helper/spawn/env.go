@@ -70,17 +70,3 @@ func Env(base []string, inv Invocation, extra map[string]string) []string {
 	sort.Strings(out)
 	return out
 }
-
-// Unsets lists, for a process tmux starts itself (split-window, display-popup), the variables of
-// tmux's global environment it must not see, as names for env -u.
-func Unsets(base []string) []string {
-	var names []string
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		if dropped(k) && k != "TMUX_PANE" {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	return names
-}

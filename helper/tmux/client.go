@@ -118,7 +118,7 @@ func (c *Client) exec(ctx context.Context, args []string) (string, error) {
 			return stdout, classify(strings.TrimSpace(stderr))
 		case !errors.Is(err, errProtocol):
 			var te *Error
-			if errors.As(err, &te) && !(te.Code == "server_not_running" && startsServer(args)) {
+			if errors.As(err, &te) && !(te.Code == CodeServerNotRunning && startsServer(args)) {
 				return stdout, te
 			}
 			// Anything else (a socket that is not tmux's, a permission problem) is for the
@@ -139,11 +139,11 @@ func (c *Client) exec(ctx context.Context, args []string) (string, error) {
 		return stdout.String(), nil
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return stdout.String(), &Error{Code: "tmux_error", Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+		return stdout.String(), &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
 	}
 	var execErr *exec.Error
 	if errors.As(err, &execErr) {
-		return "", &Error{Code: "tmux_error", Stderr: fmt.Sprintf("cannot run tmux (%s): install tmux or put it on PATH", execErr.Err)}
+		return "", &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("cannot run tmux (%s): install tmux or put it on PATH", execErr.Err)}
 	}
 	return stdout.String(), classify(strings.TrimSpace(stderr.String()))
 }
@@ -153,19 +153,19 @@ func classify(msg string) *Error {
 	case strings.HasPrefix(msg, "no server running"),
 		strings.HasPrefix(msg, "error connecting to"),
 		strings.Contains(msg, "server exited unexpectedly"):
-		return &Error{Code: "server_not_running", Stderr: "no tmux server is running here (" + msg + "): run taw inside tmux, or name a server with -L or -S"}
+		return &Error{Code: CodeServerNotRunning, Stderr: "no tmux server is running here (" + msg + "): run taw inside tmux, or name a server with -L or -S"}
 	case strings.HasPrefix(msg, "can't find pane"),
 		strings.HasPrefix(msg, "can't find window"),
 		strings.HasPrefix(msg, "can't find session"),
 		strings.HasPrefix(msg, "no such pane"),
 		strings.HasPrefix(msg, "no such window"),
 		strings.HasPrefix(msg, "no such session"):
-		return &Error{Code: "pane_not_found", Stderr: msg}
+		return &Error{Code: CodePaneNotFound, Stderr: msg}
 	}
 	if msg == "" {
 		msg = "tmux failed with no message"
 	}
-	return &Error{Code: "tmux_error", Stderr: msg}
+	return &Error{Code: CodeTmuxError, Stderr: msg}
 }
 
 // SocketPath is the path of the server's socket as tmux itself would pick it: -S, then -L under

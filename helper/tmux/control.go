@@ -68,7 +68,7 @@ func (c *Client) StartControl(ctx context.Context, session, flags string, output
 	var stderr bytes.Buffer
 	proc.Stderr = &stderr
 	if err := proc.Start(); err != nil {
-		return nil, &Error{Code: "tmux_error", Stderr: fmt.Sprintf("cannot run tmux (%v): install tmux or put it on PATH", err)}
+		return nil, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("cannot run tmux (%v): install tmux or put it on PATH", err)}
 	}
 	ctl := &Control{proc: proc, in: in, output: output, pending: map[string][]byte{}, done: make(chan struct{})}
 	go ctl.read(out, &stderr)
@@ -119,7 +119,7 @@ func (ctl *Control) Run(ctx context.Context, cmds ...Cmd) (string, error) {
 				first = r.err
 			}
 		case <-ctx.Done():
-			return out.String(), &Error{Code: "tmux_error", Stderr: "tmux did not answer in time: " + ctx.Err().Error()}
+			return out.String(), &Error{Code: CodeTmuxError, Stderr: "tmux did not answer in time: " + ctx.Err().Error()}
 		}
 	}
 	return out.String(), first
@@ -137,7 +137,7 @@ func (ctl *Control) RunThen(ctx context.Context, cmd Cmd, then func(out string, 
 	case r := <-call.res:
 		return r.out, r.err
 	case <-ctx.Done():
-		return "", &Error{Code: "tmux_error", Stderr: "tmux did not answer in time: " + ctx.Err().Error()}
+		return "", &Error{Code: CodeTmuxError, Stderr: "tmux did not answer in time: " + ctx.Err().Error()}
 	}
 }
 
@@ -162,7 +162,7 @@ func (ctl *Control) send(cmds []Cmd, calls []*controlCall) error {
 	ctl.mu.Unlock()
 	if _, err := ctl.in.Write(line); err != nil {
 		// The reader fails the queued calls when the client ends; these are among them.
-		end := &Error{Code: "server_not_running", Stderr: "the tmux control client has ended: " + err.Error()}
+		end := &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client has ended: " + err.Error()}
 		ctl.mu.Lock()
 		if ctl.err == nil {
 			ctl.err = end
@@ -179,7 +179,7 @@ func (ctl *Control) send(cmds []Cmd, calls []*controlCall) error {
 // is expanded. A string with NUL cannot be carried and is refused.
 func ControlLine(cmd Cmd) ([]byte, error) {
 	if len(cmd) == 0 {
-		return nil, &Error{Code: "tmux_error", Stderr: "empty tmux command"}
+		return nil, &Error{Code: CodeTmuxError, Stderr: "empty tmux command"}
 	}
 	var b []byte
 	for i, arg := range cmd {
@@ -255,7 +255,7 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 	if msg == "" {
 		msg = "the tmux control client has ended"
 	}
-	end := &Error{Code: "server_not_running", Stderr: msg}
+	end := &Error{Code: CodeServerNotRunning, Stderr: msg}
 	ctl.mu.Lock()
 	ctl.err = end
 	calls := ctl.calls

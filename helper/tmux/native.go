@@ -92,7 +92,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	conn, err := d.DialContext(ctx, "unix", socket)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return "", "", 1, &Error{Code: "server_not_running", Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
+			return "", "", 1, &Error{Code: CodeServerNotRunning, Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
 		}
 		return "", "", 1, err
 	}
@@ -141,7 +141,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		cmd = append(cmd, cstring(a)...)
 	}
 	if imsgHeaderSize+len(cmd) > imsgMaxSize {
-		return "", "", 1, &Error{Code: "tmux_error", Stderr: "command too long for one tmux call"}
+		return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "command too long for one tmux call"}
 	}
 	rest = appendMsg(rest, msgCommand, cmd)
 	if _, err := uc.Write(rest); err != nil {
@@ -205,9 +205,9 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		}
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return out.String(), errOut.String(), 1, &Error{Code: "tmux_error", Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
 			}
-			return out.String(), errOut.String(), 1, &Error{Code: "server_not_running", Stderr: "the tmux server closed the connection: " + err.Error()}
+			return out.String(), errOut.String(), 1, &Error{Code: CodeServerNotRunning, Stderr: "the tmux server closed the connection: " + err.Error()}
 		}
 	}
 }

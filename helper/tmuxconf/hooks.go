@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
@@ -22,19 +23,13 @@ func HookCommand(bin, event string, args ...string) string {
 func taggedShell(marker, name, bin string, args []string) string {
 	var sh strings.Builder
 	sh.WriteString(marker + name + " ")
-	sh.WriteString(shellQuote(bin))
+	sh.WriteString(shellquote.Quoted(bin))
 	for _, a := range args {
 		sh.WriteByte(' ')
-		sh.WriteString(shellQuote(a))
+		sh.WriteString(shellquote.Quoted(a))
 	}
 	sh.WriteString(" >/dev/null 2>&1")
 	return sh.String()
-}
-
-// shellQuote quotes a word for /bin/sh; a format such as #{hook_pane} stays expandable by tmux
-// because run-shell expands formats before the shell sees the line.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Hook is one member of a global hook array.

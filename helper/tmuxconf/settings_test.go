@@ -63,3 +63,34 @@ func TestEveryCheckedSettingSaysWhatItAllows(t *testing.T) {
 		}
 	}
 }
+
+func TestNamedSettingsAreCatalogued(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{SettingStatusLine, "@agent-wizard-status-line"},
+		{SettingWelcome, "@agent-wizard-welcome"},
+		{SettingNotify, "@agent-wizard-notify"},
+		{SettingAutosave, "@agent-wizard-autosave"},
+		{SettingAutosaveDelay, "@agent-wizard-autosave-delay"},
+		{SettingSessionBackups, "@agent-wizard-session-backups"},
+		{SettingPopupKey, "@agent-wizard-popup-key"},
+		{SettingNextKey, "@agent-wizard-next-key"},
+		{SettingWindowBadges, "@agent-wizard-window-badges"},
+		{SettingHerdrEnv, "@agent-wizard-herdr-env"},
+		{SettingHerdrSocket, "@agent-wizard-herdr-socket"},
+		{SettingWatcher, "@agent-wizard-watcher"},
+		{SettingWatchInterval, "@agent-wizard-watch-interval"},
+		{SettingRestoreGrace, "@agent-wizard-restore-grace"},
+		{BinOption, "@agent-wizard-bin"},
+		{NoticeOption, "@agent-wizard-notice"},
+		{SavedKeysOption, "@agent-wizard-saved-keys"},
+	}
+	for _, tt := range tests {
+		// The names are what users type in tmux.conf: a renamed constant must not rename the option.
+		if tt.name != tt.want {
+			t.Errorf("setting constant = %q, want %q", tt.name, tt.want)
+		}
+		if _, ok := Lookup(tt.name); !ok {
+			t.Errorf("%s is not in the catalogue", tt.name)
+		}
+	}
+}

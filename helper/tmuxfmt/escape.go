@@ -38,3 +38,9 @@ func QuoteString(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// Literal writes s so tmux's format expansion leaves it as it is: every # is doubled, so a
+// "#{…}" or "#[…]" in a path, a name or an agent's text reaches tmux's output unexpanded.
+// Arguments tmux runs through formats include display-message's message, run-shell's command,
+// new-window -c, pipe-pane's command and the names of windows and sessions.
+func Literal(s string) string { return strings.ReplaceAll(s, "#", "##") }

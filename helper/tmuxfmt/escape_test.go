@@ -35,3 +35,20 @@ func TestQuoteString(t *testing.T) {
 		}
 	}
 }
+
+func TestLiteral(t *testing.T) {
+	tests := []struct{ given, want string }{
+		{"plain", "plain"},
+		{"", ""},
+		{"#{pane_id}", "##{pane_id}"}, // a format is not expanded
+		{"#[fg=red]", "##[fg=red]"},   // nor a style
+		{"##", "####"},                // an escaped # stays two
+		{"/x/#{pane_id}/##", "/x/##{pane_id}/####"},
+		{"100%", "100%"}, // % is strftime's, not the format's
+	}
+	for _, tt := range tests {
+		if got := Literal(tt.given); got != tt.want {
+			t.Errorf("Literal(%q) = %q, want %q", tt.given, got, tt.want)
+		}
+	}
+}

@@ -2,8 +2,8 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +15,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // Defaults of the watcher's settings.
@@ -190,10 +191,11 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	panes := make([]panestate.Pane, len(data.panes))
 	for i, p := range data.panes {
 		panes[i] = p
-		if !w.wants(p, facts[i], nowMs) {
+		d, ok := w.wants(p, facts[i], nowMs)
+		if !ok {
 			continue
 		}
-		written, calls, err := w.write(ctx, p, facts[i], nowMs)
+		written, calls, err := w.write(ctx, p, facts[i], d, nowMs)
 		st.TmuxCalls += calls
 		if err != nil {
 			w.logf("write pane %s: %v", p.ID, err)
@@ -361,8 +363,7 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 		if err == nil {
 			break
 		}
-		var te *tmux.Error
-		if errors.As(err, &te) && te.Code == "server_not_running" {
+		if tmux.IsServerGone(err) {
 			break
 		}
 		// The pane after the last one read is the one that failed: skip it.
@@ -375,22 +376,24 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 	return all, calls
 }
 
-// wants says whether the pane's stored record differs from what the facts call for.
-func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) bool {
+// wants is the decision for the pane as listed, and whether its stored record differs from it.
+func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (Decision, bool) {
 	d := Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
-	return len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
+	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
 }
 
 // lookLockWait is how long a look waits for a pane's lock before leaving the pane to the next
 // look, so a writer that stopped holding it never stalls the watcher for every other pane.
 const lookLockWait = 50 * time.Millisecond
 
-// write applies the decision under the pane's lock, to the pane as it is now: a report may have
-// landed since the look's first call. A shell seen at its prompt is checked once more, so an
-// agent that started (and reported) in between is not cleared.
-func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs int64) (*panestate.Pane, int, error) {
+// write applies the decision under the pane's lock, to the pane as it is now. What the lock
+// needs is the pane read again: when its options are still those the look listed, nothing
+// landed in between and the look's decision d stands; when a report landed, the shell seen at
+// its prompt is checked once more (so an agent that started and reported is not cleared) and
+// the pane decided again.
+func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decision, nowMs int64) (*panestate.Pane, int, error) {
 	unlock, err := panestate.LockWithin(w.cfg.LockDir, p.ID, lookLockWait)
 	if err != nil {
 		return nil, 0, err // busy: this pane waits for the next look, the others do not
@@ -398,21 +401,22 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, nowMs in
 	defer unlock()
 	fresh, err := panestate.Read(ctx, w.cfg.Client, p.ID)
 	if err != nil {
-		var te *tmux.Error
-		if errors.As(err, &te) && te.Code == "pane_not_found" {
+		if tmux.IsPaneNotFound(err) {
 			return nil, 1, nil
 		}
 		return nil, 1, err
 	}
-	if f.AtPrompt && !fresh.Dead {
-		// The shell must still be at its prompt: not in the background, and not exec'ed into
-		// another program (the same pid under another name).
-		if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
-			return nil, 1, nil // something started: the next look sees it
+	if landed := fresh.PID != p.PID || fresh.Dead != p.Dead || !maps.Equal(fresh.Options, p.Options); landed {
+		if f.AtPrompt && !fresh.Dead {
+			// The shell must still be at its prompt: not in the background, and not exec'ed into
+			// another program (the same pid under another name).
+			if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
+				return nil, 1, nil // something started: the next look sees it
+			}
 		}
+		f = idleStill(fresh, f)
+		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
-	f = idleStill(fresh, f)
-	d := Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
 	if err != nil {
@@ -521,17 +525,17 @@ func SweepLocks(dir string, alive map[string]bool) {
 }
 
 func (w *Watcher) readSettings(s map[string]string) {
-	if d, ok := parseInterval(s["@agent-wizard-watch-interval"], DefaultInterval); ok {
+	if d, ok := parseInterval(s[tmuxconf.SettingWatchInterval], DefaultInterval); ok {
 		w.interval = d
 	} else {
 		w.interval = DefaultInterval
-		w.logf("@agent-wizard-watch-interval is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", s["@agent-wizard-watch-interval"])
+		w.logf("%s is %q, not a duration from 100ms to 1m such as 1s or 500ms: using 1s", tmuxconf.SettingWatchInterval, s[tmuxconf.SettingWatchInterval])
 	}
-	if d, ok := parseDuration(s["@agent-wizard-restore-grace"], DefaultGrace, 0, time.Hour); ok {
+	if d, ok := parseDuration(s[tmuxconf.SettingRestoreGrace], DefaultGrace, 0, time.Hour); ok {
 		w.grace = d
 	} else {
 		w.grace = DefaultGrace
-		w.logf("@agent-wizard-restore-grace is %q, not a duration from 0s to 1h such as 30s: using 30s", s["@agent-wizard-restore-grace"])
+		w.logf("%s is %q, not a duration from 0s to 1h such as 30s: using 30s", tmuxconf.SettingRestoreGrace, s[tmuxconf.SettingRestoreGrace])
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // The look's first tmux call prints every pane, a marker line, every client, and a last marker
@@ -24,7 +25,7 @@ var clientFields = []string{
 
 // watchSettings are the settings the watcher re-reads at every look, so a changed value applies
 // without a restart.
-var watchSettings = []string{"@agent-wizard-watch-interval", "@agent-wizard-restore-grace"}
+var watchSettings = []string{tmuxconf.SettingWatchInterval, tmuxconf.SettingRestoreGrace}
 
 func newNonce() string {
 	b := make([]byte, 8)
@@ -43,7 +44,7 @@ func lookCmds(nonce string) []tmux.Cmd {
 		settings[i] = "#{" + s + "}"
 	}
 	return []tmux.Cmd{
-		{"list-panes", "-a", "-F", panestate.Format()},
+		panestate.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
 		{"list-clients", "-F", strings.Join(client, fieldSep)},
 		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},

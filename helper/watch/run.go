@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -44,7 +43,7 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 		last = time.Now()
 		look, st, err := w.Look(ctx)
 		if err != nil {
-			if ctx.Err() != nil || serverGone(err) {
+			if ctx.Err() != nil || tmux.IsServerGone(err) {
 				return nil
 			}
 			w.logf("look: %v", err)
@@ -60,11 +59,3 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 		timer.Reset(w.Interval())
 	}
 }
-
-func serverGone(err error) bool {
-	var te *tmux.Error
-	return errors.As(err, &te) && te.Code == "server_not_running"
-}
-
-// ServerGone says whether an error means the tmux server is no longer there.
-func ServerGone(err error) bool { return serverGone(err) }

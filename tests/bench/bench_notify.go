@@ -55,7 +55,7 @@ func init() {
 			return nil, err
 		}
 		list, err := Median(50, func() error {
-			_, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", panestate.Format()})
+			_, err := c.Run(ctx, panestate.ListCmd(""))
 			return err
 		})
 		if err != nil {

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -136,8 +135,7 @@ func (d *Daemon) sweep() {
 	status, err := d.cfg.Host.Poll(ctx)
 	if err != nil {
 		d.logf("sweep: %v", err)
-		var te *tmux.Error
-		if errors.As(err, &te) && te.Code == "server_not_running" {
+		if tmux.IsServerGone(err) {
 			// Someone ended the tmux server: every pane is gone, and so is the point of serving.
 			go d.Shutdown()
 		}

@@ -2,7 +2,6 @@ package tmuxhost
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/mux/proctree"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // Session is the tmux session that holds every pane.
@@ -97,7 +98,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.Own {
 		fallback = " || kill $PPID"
 	}
-	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1 & while kill -0 \"$2\" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done; \"$1\" %s 2>/dev/null%s' %s %s %d", ending, fallback, shellQuote(life), shellQuote(cfg.TmuxPath), os.Getpid())
+	watch := fmt.Sprintf("exec sh -c 'cat \"$0\" >/dev/null 2>&1 & while kill -0 \"$2\" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done; \"$1\" %s 2>/dev/null%s' %s %s %d", ending, fallback, shellquote.Quoted(life), shellquote.Quoted(cfg.TmuxPath), os.Getpid())
 	if cfg.Own {
 		// A server left by a daemon that was killed before its lifeline fired.
 		_, _ = cfg.Tmux.Run(ctx, tmux.Cmd{"kill-server"})
@@ -272,9 +273,9 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 	argv := append([]string{spec.Program}, spec.Args...)
 	if len(spec.Args) == 0 {
 		// tmux hands a lone argument to a shell; exec keeps the program's pid the pane's.
-		argv = []string{"exec " + shellQuote(spec.Program)}
+		argv = []string{"exec " + shellquote.Quoted(spec.Program)}
 	}
-	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", escapeFormat(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
+	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Literal(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
 	for _, kv := range spec.Env {
 		create = append(create, "-e", kv[0]+"="+kv[1])
 	}
@@ -285,7 +286,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		create,
 		tmux.Cmd{"set-option", "-w", "-t", target, "remain-on-exit", "on"},
 		tmux.Cmd{"resize-window", "-t", target, "-x", strconv.Itoa(int(spec.Cols)), "-y", strconv.Itoa(int(spec.Rows))},
-		tmux.Cmd{"pipe-pane", "-O", "-t", target, escapeFormat(pipe.command)},
+		tmux.Cmd{"pipe-pane", "-O", "-t", target, tmuxfmt.Literal(pipe.command)},
 	)
 	if err == nil {
 		err = pipe.wait(ctx)
@@ -349,7 +350,7 @@ func (h *Host) outputPipe(index int) (*outputPipe, error) {
 		}
 		words := make([]string, 0, len(h.cfg.Relay)+2)
 		for _, w := range append(append([]string{}, h.cfg.Relay...), h.relays.path, token) {
-			words = append(words, shellQuote(w))
+			words = append(words, shellquote.Quoted(w))
 		}
 		return &outputPipe{command: "exec " + strings.Join(words, " "), relays: h.relays, token: token, ch: ch}, nil
 	}
@@ -365,7 +366,7 @@ func (h *Host) outputPipe(index int) (*outputPipe, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("open output fifo: %w", err)
 	}
-	return &outputPipe{command: "exec cat > " + shellQuote(path), file: f, path: path}, nil
+	return &outputPipe{command: "exec cat > " + shellquote.Quoted(path), file: f, path: path}, nil
 }
 
 // wait waits for a relay to hand the pipe over; tmux holds the output until then.
@@ -468,8 +469,7 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	}
 	_, err := h.call(ctx, tmux.Cmd{"kill-window", "-t", p.WindowID})
 	p.close()
-	var te *tmux.Error
-	if errors.As(err, &te) && te.Code == "pane_not_found" {
+	if tmux.IsPaneNotFound(err) {
 		return nil
 	}
 	return err
@@ -582,13 +582,6 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 	h.lifeline.Close()
 	os.RemoveAll(h.cfg.RunDir)
 }
-
-// shellQuote makes one word for sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// escapeFormat keeps tmux from expanding #{...} in arguments it runs through formats (-c, the
-// pipe-pane command).
-func escapeFormat(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
 // deadWithoutStatus says whether a list of "%N dead status" lines holds a dead pane with no exit
 // status yet that is still waiting for one (not yet taken as killed by a signal).

@@ -100,14 +100,3 @@ func testSpawnOutput(t *testing.T, h *Host) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-func TestShellQuoteAndFormatEscape(t *testing.T) {
-	for in, want := range map[string]string{"/a b": `'/a b'`, "it's": `'it'\''s'`, "": `''`} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-	if got := escapeFormat("/x/#{pane_id}/##"); got != "/x/##{pane_id}/####" {
-		t.Errorf("escapeFormat = %s", got)
-	}
-}

@@ -271,9 +271,6 @@ func (*PaneOutput) eventName() string   { return "PaneOutput" }
 func (*PaneExited) eventName() string   { return "PaneExited" }
 func (*ThemeChanged) eventName() string { return "ThemeChanged" }
 
-// EventName names an event's variant, as it appears on the wire.
-func EventName(e Event) string { return e.eventName() }
-
 // Error is a mechanism-level error. Kind picks the variant; each variant carries some of the
 // fields (see errorFields).
 type Error struct {
