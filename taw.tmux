@@ -8,6 +8,6 @@ CURRENT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$CURRENT_DIR/scripts/helpers.sh"
 
 main() {
-	__taw_start "$CURRENT_DIR"
+	__taw_start_detached "$CURRENT_DIR"
 }
 main

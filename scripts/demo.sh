@@ -22,6 +22,9 @@ t set-environment -g TAW "$taw"
 t set -g status-right-length 80
 t set -g @agent-wizard-window-badges on
 t run-shell "$root/taw.tmux"
+# The load runs in the background: wait (at most 15 s) until it is done.
+i=0
+while [ -z "$(t show-options -gqv @agent-wizard-loaded)" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 t new-window -d -t demo:1 -n alpha "$agent alpha working"
 t new-window -d -t demo:2 -n beta "$agent beta blocked"
 t new-window -d -t demo:3 -n gamma "$agent gamma idle"

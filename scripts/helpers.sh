@@ -53,6 +53,7 @@ __taw_build() {
 # __taw_load BIN DIR [NEWS] asks BIN to load the plugin, and to say NEWS with what the load has to
 # say. A taw too old to know --announce (exit 2) loads without it, and the news is said here.
 __taw_load() {
+	__TAW_LOADED=$1
 	[ -z "${3:-}" ] && { "$1" load --plugin-dir "$2" >/dev/null 2>&1; return 0; }
 	"$1" load --plugin-dir "$2" --announce "$3" >/dev/null 2>&1
 	[ $? -eq 2 ] && "$1" load --plugin-dir "$2" >/dev/null 2>&1 && __taw_say "$3"
@@ -81,13 +82,84 @@ __taw_build_and_load() {
 	echo "${BASHPID:-$$}" >"$lock/pid"
 	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (a few seconds)"
 	if __taw_build "$dir"; then
-		__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
+		if __taw_lock "$dir"; then
+			__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
+			__taw_loaded "$dir/bin/taw"
+			__taw_unlock "$dir"
+		fi
 	elif [ -n "$loaded" ]; then
 		__taw_say "building the helper failed (see $dir/bin/build.log; Go 1.25 or newer is needed): still using the one loaded ($loaded)"
 	else
 		__taw_say "building the helper failed: see $dir/bin/build.log (Go 1.25 or newer is needed), or put a taw binary on PATH and reload"
 	fi
 	rm -rf "$lock"
+}
+
+# __taw_lock DIR takes the load lock (a folder holding the holder's pid), so that two
+# loads (a re-source while one runs, a build that finishes) never run at once: it waits for a
+# running holder (bounded, 60 s) and takes over a lock whose holder is gone.
+__taw_lock() {
+	local lock i=0
+	lock="$(__taw_lock_path "$1")"
+	mkdir -p "$1/bin" 2>/dev/null
+	until mkdir "$lock" 2>/dev/null; do
+		if ! kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null; then
+			# The pid is written just after mkdir: a lock without one is only gone once it stays so.
+			[ -e "$lock/pid" ] || [ $i -ge 20 ] && rm -rf "$lock"
+		fi
+		i=$((i + 1))
+		[ $i -ge 1200 ] && return 1
+		sleep 0.05
+	done
+	echo "${BASHPID:-$$}" >"$lock/pid"
+}
+
+__taw_unlock() { rm -rf "$(__taw_lock_path "$1")"; }
+
+# __taw_lock_path DIR is the load lock of the tmux server taw.tmux runs in (TMUX names its
+# socket): loads into two servers do not wait for each other.
+__taw_lock_path() {
+	echo "$1/bin/load-$(printf %s "${TMUX%%,*}" | cksum | cut -d ' ' -f 1).lock"
+}
+
+# __taw_loaded BIN marks the load as done in @agent-wizard-loaded: the binary loaded, or none
+# (nothing to load yet: a build runs, or @agent-wizard-status says what is missing).
+__taw_loaded() {
+	command tmux set-option -gq @agent-wizard-loaded "${1:-none}"
+}
+
+# __taw_start_detached DIR is what taw.tmux runs: tmux waits for nothing of taw's. It clears
+# @agent-wizard-loaded (the one tmux command run while tmux waits) and runs the load in a detached
+# process, its output closed, under the load lock; the load sets @agent-wizard-loaded when done.
+# The load reads the @agent-wizard-… settings when it runs, a moment after the plugin line: the
+# settings set before that line are seen (TPM: before run tpm), later lines may be missed.
+__taw_start_detached() {
+	command tmux set-option -gqu @agent-wizard-loaded 2>/dev/null
+	if command -v setsid >/dev/null 2>&1; then
+		setsid bash -c '. "$1/scripts/helpers.sh" && __taw_start_locked "$1"' taw-load "$1" >/dev/null 2>&1 </dev/null &
+	else
+		(__taw_start_locked "$1") >/dev/null 2>&1 </dev/null &
+	fi
+}
+
+# __taw_config_read waits (bounded, 10 s) until the server has a session. A server that is
+# starting reads its whole tmux.conf before it makes the session it was started for, so a load
+# that starts with the server sees every setting of tmux.conf, those after the plugin's line too.
+__taw_config_read() {
+	local i=0
+	while [ -z "$(command tmux list-sessions -F x 2>/dev/null)" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+__taw_start_locked() {
+	__taw_config_read
+	__taw_lock "$1" || { __taw_say "another load of the plugin has run for over a minute: remove $(__taw_lock_path "$1") and reload"; __taw_loaded; return 0; }
+	__TAW_LOADED=""
+	__taw_start "$1"
+	__taw_loaded "$__TAW_LOADED"
+	__taw_unlock "$1"
 }
 
 # __taw_start DIR loads the plugin without ever making tmux wait for a build: $TAW_BIN when set,

@@ -240,6 +240,9 @@ const statusOption = "@agent-wizard-status"
 
 const noticeOption = tmuxconf.NoticeOption
 
+// loadedOption is set by taw.tmux once its load (run in the background) is done; unload takes it out.
+const loadedOption = "@agent-wizard-loaded"
+
 // noticeMillis is how long a message of the plugin stays on the status line.
 const noticeMillis = "10000"
 
@@ -251,7 +254,8 @@ var noticeStep = loadStep{
 		return map[string][]string{"client-attached": {tmuxconf.NoticeHook(noticeMillis)}}
 	},
 	unload: func(ctx context.Context, l *loadContext) error {
-		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption})
+		_, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}, tmux.Cmd{"set-option", "-gqu", statusOption},
+			tmux.Cmd{"set-option", "-gqu", loadedOption})
 		return err
 	},
 }

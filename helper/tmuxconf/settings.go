@@ -27,6 +27,7 @@ type Setting struct {
 var Catalogue = []Setting{
 	{Name: BinOption, Default: "", Doc: "set by the plugin: the absolute path of the taw binary it runs, for other plugins and scripts"},
 	{Name: "@agent-wizard-status", Default: "", Doc: "set by the plugin: what the last load had to say (a build, a bad setting, a key left alone); unset when all is well"},
+	{Name: "@agent-wizard-loaded", Default: "", Doc: "set by the plugin when a load is done: the binary it loaded, or none (a first build is under way, or nothing could be loaded: @agent-wizard-status says why); wait for it after sourcing taw.tmux"},
 	{Name: SettingStatusLine, Default: "on", Doc: "on: append #{@agent-wizard-summary} (the agents' counts, empty without agents) to status-right; off: take it out again", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingWelcome, Default: "on", Doc: "on: the first load in a server says how to see your agents; off: it says nothing", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingNotify, Default: "", Doc: "on or off: turns notifications on or off, winning over [notify] enabled in the config file; unset follows the file", Allowed: isSwitch, Allows: switchWords},
