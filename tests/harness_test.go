@@ -111,15 +111,21 @@ func setupServer(env *testscript.Env) error {
 	return shellReady(env, name, pane)
 }
 
-// shellReady waits (bounded) until the first pane's shell shows its prompt, so that no script
-// starts while the shell is still starting: on a loaded machine that can take seconds.
+// shellReady waits (bounded) until the first pane's shell shows its prompt and its window is named
+// after it, so that no script starts while the shell is still starting: on a loaded machine that
+// can take seconds.
 func shellReady(env *testscript.Env, socket, pane string) error {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		capture := exec.Command("tmux", "-L", socket, "capture-pane", "-p", "-t", pane)
 		capture.Env = env.Vars
 		out, _ := capture.Output()
-		if prompt.Match(bytes.TrimRight(out, "\n ")) {
+		// The window's automatic name follows its shell a moment later: both must have settled.
+		names := exec.Command("tmux", "-L", socket, "display-message", "-p", "-t", pane, "#{window_name}|#{pane_current_command}")
+		names.Env = env.Vars
+		n, _ := names.Output()
+		name, command, _ := strings.Cut(strings.TrimSpace(string(n)), "|")
+		if prompt.Match(bytes.TrimRight(out, "\n ")) && name == command {
 			return nil
 		}
 		if time.Now().After(deadline) {

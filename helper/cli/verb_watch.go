@@ -18,6 +18,7 @@ import (
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/events"
 	"github.com/taw-tmux/taw/helper/notify"
+	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/session"
 	"github.com/taw-tmux/taw/helper/shellquote"
@@ -148,6 +149,11 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 		look, _, err := w.Look(ctx)
 		if err != nil {
 			return err
+		}
+		// A look leaves out what it does not need (each pane's command and directory); what
+		// is printed has them.
+		if full, err := panestate.List(ctx, c); err == nil {
+			fillCommands(look.Panes, full)
 		}
 		return printPanes(f.IO.Out, look, opts.JSON)
 	}
@@ -366,4 +372,17 @@ func watcherHooks(l *loadContext) map[string][]string {
 		hooks[ev] = []string{tmuxconf.SignalCommand(watch.WakeChannel)}
 	}
 	return hooks
+}
+
+// fillCommands copies each pane's current command and directory from a full read.
+func fillCommands(panes, full []panestate.Pane) {
+	byID := make(map[string]panestate.Pane, len(full))
+	for _, p := range full {
+		byID[p.ID] = p
+	}
+	for i := range panes {
+		if p, ok := byID[panes[i].ID]; ok {
+			panes[i].Command, panes[i].Cwd = p.Command, p.Cwd
+		}
+	}
 }

@@ -184,6 +184,9 @@ func hasEvery(have, want []string) bool {
 // ParseRow reads one row printed with the selection's Format.
 func (s Selection) ParseRow(row string) (Pane, error) { return s.parser()(row) }
 
+// Parser is ParseRow made once, for a reader of many rows.
+func (s Selection) Parser() func(row string) (Pane, error) { return s.parser() }
+
 // Format is the tmux format that prints every fact of one pane as one row.
 func Format() string { return All.Format() }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -33,6 +34,21 @@ func newNonce() string {
 	return hex.EncodeToString(b)
 }
 
+// lookSelection is every fact of a pane but its current command and directory: tmux reads /proc
+// for each of those for every pane at every look, and nothing that acts on a look uses them (the
+// watcher reads processes itself; a pane's options are all there, so writes stay whole).
+var lookSelection = func() panestate.Selection {
+	s := panestate.Selection{Options: panestate.All.Options}
+	for _, f := range panestate.All.Fields {
+		if f != "pane_current_command" && f != "pane_current_path" {
+			s.Fields = append(s.Fields, f)
+		}
+	}
+	return s
+}()
+
+var lookParser = sync.OnceValue(lookSelection.Parser)
+
 // lookCmds is the look's first tmux call.
 func lookCmds(nonce string) []tmux.Cmd {
 	client := make([]string, len(clientFields))
@@ -44,7 +60,7 @@ func lookCmds(nonce string) []tmux.Cmd {
 		settings[i] = "#{" + s + "}"
 	}
 	return []tmux.Cmd{
-		panestate.ListCmd(""),
+		lookSelection.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
 		{"list-clients", "-F", strings.Join(client, fieldSep)},
 		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
@@ -82,7 +98,7 @@ func parseLook(out, nonce string) lookData {
 		}
 		switch section {
 		case 0:
-			p, err := panestate.ParseRow(line)
+			p, err := lookParser()(line)
 			if err != nil {
 				d.bad = append(d.bad, line)
 				continue
