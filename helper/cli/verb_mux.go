@@ -160,10 +160,11 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	}
 	defer os.RemoveAll(runDir)
 	tc := &tmux.Client{Global: global, Env: env}
-	var relay []string
-	if exe, err := os.Executable(); err == nil {
-		relay = []string{exe, "mux", "pipe-relay"}
+	exe, err := os.Executable()
+	if err != nil {
+		return Errorf(CodeTmux, "find taw's own binary, which relays each pane's output: %v", err)
 	}
+	relay := []string{exe, "mux", "pipe-relay"}
 	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir, Relay: relay})
 	if err != nil {
 		return Errorf(CodeTmux, "%v", err)

@@ -31,8 +31,7 @@ type Config struct {
 	// RunDir is a private directory (0700) for the FIFOs and sockets.
 	RunDir string
 	// Relay is the command (an argument vector) that pipe-pane runs, with a socket and a token
-	// after it, to hand the pane's output pipe over (see RelayFD). Empty: output goes through
-	// `cat` and a FIFO instead.
+	// after it, to hand the pane's output pipe over (see RelayFD). Required.
 	Relay []string
 }
 
@@ -137,13 +136,11 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h.ctl = ctl
-	if len(cfg.Relay) > 0 {
-		if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
-			ctl.Close()
-			f.Close()
-			_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
-			return nil, err
-		}
+	if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
+		ctl.Close()
+		f.Close()
+		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
+		return nil, err
 	}
 	return h, nil
 }
@@ -354,19 +351,9 @@ func (h *Host) outputPipe(index int) (*outputPipe, error) {
 		}
 		return &outputPipe{command: "exec " + strings.Join(words, " "), relays: h.relays, token: token, ch: ch}, nil
 	}
-	path := filepath.Join(h.cfg.RunDir, fmt.Sprintf("w%d.fifo", index))
-	_ = os.Remove(path)
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		return nil, fmt.Errorf("make output fifo: %w", err)
-	}
-	// Read-write, so the open does not wait for the writer and reads never see end of file
-	// between writers.
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		os.Remove(path)
-		return nil, fmt.Errorf("open output fifo: %w", err)
-	}
-	return &outputPipe{command: "exec cat > " + shellquote.Quoted(path), file: f, path: path}, nil
+	// Without a relay a FIFO fed by `cat` would lose the first output of a program that ends
+	// before cat has started (seen on a loaded machine), so there is no such way.
+	return nil, fmt.Errorf("no output relay: the host needs Config.Relay")
 }
 
 // wait waits for a relay to hand the pipe over; tmux holds the output until then.
