@@ -97,7 +97,8 @@ wire_api = "responses"
 		steps: []step{
 			{screen: "trust", wait: `Do you trust the files in this folder\?`, want: "blocked"},
 			// Gemini CLI restarts itself once the folder is trusted.
-			{screen: "prompt", keys: []string{"Enter"}, wait: `Type your message`, want: "idle", within: 2 * time.Minute},
+			// The old dialog stays drawn until the restarted CLI redraws the screen.
+			{screen: "prompt", keys: []string{"Enter"}, wait: `Type your message`, gone: `Do you trust the files in this folder\?`, want: "idle", within: 2 * time.Minute},
 			{screen: "after-turn", text: "say hello", wait: `Hello from the stand-in model`, want: "idle"},
 			{screen: "permission-shell", text: "run a TOOL", wait: `Allow execution`, want: "blocked"},
 			{keys: []string{"Enter"}, wait: `Done\.`},

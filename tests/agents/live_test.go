@@ -31,6 +31,7 @@ type step struct {
 	typed  string   // typed literally, no Enter (a form field); {url} is the stand-in's address
 	keys   []string // tmux key names, sent after text
 	wait   string   // regular expression over the pane's text
+	gone   string   // and, when set, one that must no longer match (a dialog still drawn)
 	want   string   // idle, working or blocked; "" to only wait
 	within time.Duration
 }
@@ -168,7 +169,13 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 			within = 90 * time.Second
 		}
 		re := regexp.MustCompile(s.wait)
-		shot, ok, err := capture.Until(tm, target, a.ID, within, func(sh capture.Shot) bool { return re.MatchString(sh.Text()) })
+		var gone *regexp.Regexp
+		if s.gone != "" {
+			gone = regexp.MustCompile(s.gone)
+		}
+		shot, ok, err := capture.Until(tm, target, a.ID, within, func(sh capture.Shot) bool {
+			return re.MatchString(sh.Text()) && (gone == nil || !gone.MatchString(sh.Text()))
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
