@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/watch"
 )
 
 // captureScreen is the pane's visible screen as plain text, with the last history lines over
@@ -84,4 +86,42 @@ func withPrompt(ctx context.Context, f *Factory, p panestate.Pane) panestate.Pan
 		p.Options = o
 	}
 	return p
+}
+
+// withPrompts is withPrompt for many panes at once: the screens of the blocked panes with no
+// record yet are read in one tmux call and what they show is recorded in one more, so a list of
+// hundreds of agents costs two calls, not one per blocked agent.
+func withPrompts(ctx context.Context, f *Factory, panes []panestate.Pane) []panestate.Pane {
+	var ids []string
+	for _, p := range panes {
+		if p.State() == report.StateBlocked && p.Options[panestate.OptPrompt] == "" {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return panes
+	}
+	screens, _ := watch.CaptureScreens(ctx, f.Tmux(), ids)
+	var record []tmux.Cmd
+	for i, p := range panes {
+		lines, ok := screens[p.ID]
+		if !ok || p.Options[panestate.OptPrompt] != "" {
+			continue
+		}
+		q := withHookMessage(prompt.Read(p.Agent(), strings.Join(lines, "\n")), p)
+		if q == nil {
+			continue
+		}
+		o := make(map[string]string, len(p.Options)+1)
+		for k, v := range p.Options {
+			o[k] = v
+		}
+		o[panestate.OptPrompt] = q.Encode()
+		panes[i].Options = o
+		record = append(record, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptPrompt, q.Encode()})
+	}
+	if len(record) > 0 {
+		_, _ = f.Tmux().Run(ctx, record...)
+	}
+	return panes
 }

@@ -70,8 +70,8 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 		return err
 	}
 	views := []paneView{}
-	for _, p := range agentPanes(panes) {
-		views = append(views, newPaneView(withPrompt(ctx, f, p)))
+	for _, p := range withPrompts(ctx, f, agentPanes(panes)) {
+		views = append(views, newPaneView(p))
 	}
 	if !opts.JSON {
 		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {

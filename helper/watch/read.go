@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
@@ -203,4 +204,16 @@ func parseDuration(s string, def, min, max time.Duration) (time.Duration, bool) 
 		return def, false
 	}
 	return d, true
+}
+
+// CaptureScreens reads the visible screens of panes in one tmux call, each as its lines. A pane
+// that is gone meanwhile ends the call: the screens read before it are still returned.
+func CaptureScreens(ctx context.Context, c *tmux.Client, ids []string) (map[string][]string, error) {
+	if len(ids) == 0 {
+		return map[string][]string{}, nil
+	}
+	nonce := newNonce()
+	out, err := c.Run(ctx, captureCmds(nonce, ids)...)
+	screens, _ := parseCaptures(out, nonce)
+	return screens, err
 }
