@@ -139,14 +139,7 @@ wire_api = "responses"
   "share": "disabled",
   "model": "standin/standin-model",
   "permission": {"bash": "ask", "edit": "ask"},
-  "provider": {
-    "standin": {
-      "npm": "@ai-sdk/openai-compatible",
-      "name": "Stand-in",
-      "options": {"baseURL": "`+url+`/v1", "apiKey": "sk-standin"},
-      "models": {"standin-model": {"name": "Stand-in model", "tool_call": true}}
-    }
-  }
+  "provider": `+standinProvider(url)+`
 }`)
 		},
 		steps: []step{
@@ -166,14 +159,7 @@ wire_api = "responses"
   "autoupdate": false,
   "model": "standin/standin-model",
   "permission": {"bash": "ask", "edit": "ask"},
-  "provider": {
-    "standin": {
-      "npm": "@ai-sdk/openai-compatible",
-      "name": "Stand-in",
-      "options": {"baseURL": "`+url+`/v1", "apiKey": "sk-standin"},
-      "models": {"standin-model": {"name": "Stand-in model", "tool_call": true}}
-    }
-  }
+  "provider": `+standinProvider(url)+`
 }`)
 		},
 		steps: []step{
@@ -264,4 +250,16 @@ wire_api = "responses"
 			{screen: "login-question", wait: `Would you like to log in to Amp\?`, want: "blocked", within: 2 * time.Minute},
 		},
 	},
+}
+
+// standinProvider is the stand-in as an OpenAI-compatible provider of OpenCode's and Kilo's config.
+func standinProvider(url string) string {
+	return `{
+    "standin": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Stand-in",
+      "options": {"baseURL": "` + url + `/v1", "apiKey": "sk-standin"},
+      "models": {"standin-model": {"name": "Stand-in model", "tool_call": true}}
+    }
+  }`
 }

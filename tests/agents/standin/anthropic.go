@@ -22,11 +22,7 @@ func anthropicTurn(req map[string]any) turn {
 		return t
 	}
 	// Claude Code puts system messages after the person's.
-	i := len(msgs) - 1
-	for i > 0 && str(obj(msgs[i])["role"]) == "system" {
-		i--
-	}
-	last := obj(msgs[i])
+	last := lastMessage(msgs)
 	if str(last["role"]) != "user" {
 		return t
 	}

@@ -130,11 +130,7 @@ func chatTurn(req map[string]any) turn {
 	if len(msgs) == 0 {
 		return t
 	}
-	i := len(msgs) - 1
-	for i > 0 && str(obj(msgs[i])["role"]) == "system" {
-		i--
-	}
-	last := obj(msgs[i])
+	last := lastMessage(msgs)
 	switch str(last["role"]) {
 	case "tool", "function":
 		t.toolResult = true

@@ -494,6 +494,15 @@ func list(v any) []any { l, _ := v.([]any); return l }
 
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
+// lastMessage is the last message that is not a system message (msgs is not empty).
+func lastMessage(msgs []any) map[string]any {
+	i := len(msgs) - 1
+	for i > 0 && str(obj(msgs[i])["role"]) == "system" {
+		i--
+	}
+	return obj(msgs[i])
+}
+
 func contains(l []any, s string) bool {
 	for _, v := range l {
 		if v == s {
