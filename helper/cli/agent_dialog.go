@@ -3,13 +3,11 @@ package cli
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
-	"github.com/taw-tmux/taw/helper/watch"
 )
 
 // captureScreen is the pane's visible screen as plain text, with the last history lines over
@@ -33,15 +31,7 @@ func livePrompt(ctx context.Context, f *Factory, p panestate.Pane) (*prompt.Prom
 
 // withHookMessage adds what the agent's own hook said it is blocked on.
 func withHookMessage(q *prompt.Prompt, p panestate.Pane) *prompt.Prompt {
-	if p.Options[panestate.OptReportedState] != report.StateBlocked || p.Options[panestate.OptSource] == "" {
-		return q
-	}
-	msg := p.Options[panestate.OptMessage]
-	if q == nil && msg != "" {
-		// The hook says what it waits on; the screen shows no dialog taw can read.
-		return &prompt.Prompt{Kind: prompt.KindPermission, Question: msg, Message: msg, Source: prompt.FromHook}
-	}
-	return prompt.FromMessage(q, msg)
+	return prompt.WithHook(q, p.HookMessage())
 }
 
 // recordedPrompt is the dialog taw has on record for a blocked agent. With none recorded yet it
@@ -86,42 +76,4 @@ func withPrompt(ctx context.Context, f *Factory, p panestate.Pane) panestate.Pan
 		p.Options = o
 	}
 	return p
-}
-
-// withPrompts is withPrompt for many panes at once: the screens of the blocked panes with no
-// record yet are read in one tmux call and what they show is recorded in one more, so a list of
-// hundreds of agents costs two calls, not one per blocked agent.
-func withPrompts(ctx context.Context, f *Factory, panes []panestate.Pane) []panestate.Pane {
-	var ids []string
-	for _, p := range panes {
-		if p.State() == report.StateBlocked && p.Options[panestate.OptPrompt] == "" {
-			ids = append(ids, p.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return panes
-	}
-	screens, _ := watch.CaptureScreens(ctx, f.Tmux(), ids)
-	var record []tmux.Cmd
-	for i, p := range panes {
-		lines, ok := screens[p.ID]
-		if !ok || p.Options[panestate.OptPrompt] != "" {
-			continue
-		}
-		q := withHookMessage(prompt.Read(p.Agent(), strings.Join(lines, "\n")), p)
-		if q == nil {
-			continue
-		}
-		o := make(map[string]string, len(p.Options)+1)
-		for k, v := range p.Options {
-			o[k] = v
-		}
-		o[panestate.OptPrompt] = q.Encode()
-		panes[i].Options = o
-		record = append(record, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptPrompt, q.Encode()})
-	}
-	if len(record) > 0 {
-		_, _ = f.Tmux().Run(ctx, record...)
-	}
-	return panes
 }

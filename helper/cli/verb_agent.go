@@ -63,14 +63,18 @@ func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Co
 }
 
 func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error {
+	// The dialogs of blocked agents come from the record the watcher keeps: no screen is read.
 	sel := paneViewSelection
+	if !opts.JSON {
+		sel = agentTableSelection
+	}
 	sel.AgentsOnly = true
 	panes, err := panestate.ListSelected(ctx, f.Tmux(), sel)
 	if err != nil {
 		return err
 	}
 	views := []paneView{}
-	for _, p := range withPrompts(ctx, f, agentPanes(panes)) {
+	for _, p := range agentPanes(panes) {
 		views = append(views, newPaneView(p))
 	}
 	if !opts.JSON {

@@ -150,10 +150,10 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 		if err != nil {
 			return err
 		}
-		// A look leaves out what it does not need (each pane's command and directory); what
-		// is printed has them.
+		// A look leaves out what it does not need (each pane's command and directory, among
+		// others, see watch.LeftOut); what is printed has them.
 		if full, err := panestate.List(ctx, c); err == nil {
-			fillCommands(look.Panes, full)
+			fillLeftOut(look.Panes, full)
 		}
 		return printPanes(f.IO.Out, look, opts.JSON)
 	}
@@ -374,15 +374,16 @@ func watcherHooks(l *loadContext) map[string][]string {
 	return hooks
 }
 
-// fillCommands copies each pane's current command and directory from a full read.
-func fillCommands(panes, full []panestate.Pane) {
+// fillLeftOut copies what a look leaves out of each pane (watch.LeftOut) from a full read.
+func fillLeftOut(panes, full []panestate.Pane) {
 	byID := make(map[string]panestate.Pane, len(full))
 	for _, p := range full {
 		byID[p.ID] = p
 	}
 	for i := range panes {
 		if p, ok := byID[panes[i].ID]; ok {
-			panes[i].Command, panes[i].Cwd = p.Command, p.Cwd
+			panes[i].Command, panes[i].Cwd, panes[i].TTY, panes[i].WindowName = p.Command, p.Cwd, p.TTY, p.WindowName
+			panes[i].PaneActive, panes[i].WindowActive, panes[i].SessionAttached = p.PaneActive, p.WindowActive, p.SessionAttached
 		}
 	}
 }

@@ -67,7 +67,14 @@ var paneViewSelection = panestate.Selection{
 		panestate.OptName, panestate.OptState, panestate.OptStateSince, panestate.OptDone,
 		panestate.OptSource, panestate.OptReportedKind, panestate.OptDetected, panestate.OptMessage,
 		panestate.OptSessionID, panestate.OptSessionPath, panestate.OptResume,
+		panestate.OptReportedState, panestate.OptPrompt,
 	},
+}
+
+// agentTableSelection is what the table of agent list prints: its columns' facts only.
+var agentTableSelection = panestate.Selection{
+	Fields:  []string{"pane_id", "session_name", "window_index", "pane_index", "pane_current_path"},
+	Options: []string{panestate.OptName, panestate.OptState, panestate.OptStateSince, panestate.OptDone, panestate.OptMessage},
 }
 
 func newPaneView(p panestate.Pane) paneView {
@@ -92,7 +99,10 @@ func newPaneView(p panestate.Pane) paneView {
 	}
 	v.Done = v.State != nil && *v.State == attention.StateDone
 	if o[panestate.OptState] == report.StateBlocked {
-		v.Prompt = prompt.Decode(o[panestate.OptPrompt])
+		// With no dialog on record yet (the watcher records it), what the hook said stands in.
+		if v.Prompt = prompt.Decode(o[panestate.OptPrompt]); v.Prompt == nil {
+			v.Prompt = prompt.WithHook(nil, p.HookMessage())
+		}
 	}
 	if v.Agent != nil {
 		d := *v.Agent

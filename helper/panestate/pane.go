@@ -50,6 +50,15 @@ func (p Pane) Record() report.Record { return RecordFromOptions(p.Options) }
 func (p Pane) Agent() string { return p.Options[OptName] }
 func (p Pane) State() string { return p.Options[OptState] }
 
+// HookMessage is what the hook holding the pane said the agent is blocked on, "" unless a hook
+// holds it and reported blocked.
+func (p Pane) HookMessage() string {
+	if p.Options[OptReportedState] != report.StateBlocked || p.Options[OptSource] == "" {
+		return ""
+	}
+	return p.Options[OptMessage]
+}
+
 // Target is session:window.pane, the address people type.
 func (p Pane) Target() string {
 	return fmt.Sprintf("%s:%d.%d", p.SessionName, p.WindowIndex, p.PaneIndex)
@@ -99,7 +108,8 @@ var paneFields = []paneField{
 type Selection struct {
 	Fields  []string
 	Options []string
-	// AgentsOnly skips panes without an agent inside tmux: they print no row.
+	// AgentsOnly skips panes without an agent inside tmux (list-panes -f): they print no row,
+	// and their format is never filled.
 	AgentsOnly bool
 }
 
@@ -130,13 +140,12 @@ func (s Selection) Format() string {
 	for _, n := range names {
 		parts = append(parts, "#{"+n+"}")
 	}
-	row := strings.Join(parts, sep)
-	if s.AgentsOnly {
-		// tmux reads the value "0" as false, and an agent may go by that name.
-		return "#{?" + OptName + "," + row + ",#{?#{==:#{" + OptName + "},0}," + row + ",}}"
-	}
-	return row
+	return strings.Join(parts, sep)
 }
+
+// agentFilter is true for a pane with an agent; tmux reads the value "0" as false, and an agent
+// may go by that name, so the name is compared with "" rather than tested.
+const agentFilter = "#{!=:#{" + OptName + "},}"
 
 // parser reads rows printed with the selection's Format.
 func (s Selection) parser() func(row string) (Pane, error) {
@@ -220,6 +229,9 @@ func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
 
 // ListCmd is the tmux call that prints the selection of every pane, each row after prefix.
 func (s Selection) ListCmd(prefix string) tmux.Cmd {
+	if s.AgentsOnly {
+		return tmux.Cmd{"list-panes", "-a", "-f", agentFilter, "-F", prefix + s.Format()}
+	}
 	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
 }
 

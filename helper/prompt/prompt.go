@@ -140,3 +140,13 @@ func FromMessage(p *Prompt, message string) *Prompt {
 	}
 	return &q
 }
+
+// WithHook is the dialog of a blocked agent: q, the one read off its screen (nil when none is
+// there), with what the hook holding the pane said it is blocked on (hookMessage, "" for
+// nothing). With no dialog on screen the hook's message is the question.
+func WithHook(q *Prompt, hookMessage string) *Prompt {
+	if q == nil && hookMessage != "" {
+		return &Prompt{Kind: KindPermission, Question: hookMessage, Message: hookMessage, Source: FromHook}
+	}
+	return FromMessage(q, hookMessage)
+}

@@ -14,6 +14,8 @@ import (
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/prompt"
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
@@ -74,7 +76,13 @@ type paneMemo struct {
 	capturedSec int64  // unix seconds of the last capture
 	classified  bool
 	verdict     detect.Verdict
-	hot         int // looks to come whose first call captures this screen too
+	hot         int      // looks to come whose first call captures this screen too
+	lines       []string // the screen at the last capture
+
+	// The screen last read for the dialog of a blocked agent with none on record, so an
+	// unreadable one is read again only when it may have changed.
+	dialogPrint string
+	dialogSec   int64
 
 	idle idleEvidence // the screen contradicting a hook, see countIdle
 }
@@ -175,6 +183,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		m.classified = true
 		m.fingerprint = fingerprint(p)
 		m.capturedSec = now.Unix()
+		m.lines = lines
 		facts[i].Classified, facts[i].State = true, m.verdict.State
 	}
 	for i, p := range data.panes {
@@ -188,14 +197,26 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	}
 
 	nowMs := now.UnixMilli()
+	decisions := make([]Decision, len(data.panes))
+	due := make([]bool, len(data.panes))
+	var blocked []int // panes the decision leaves blocked with no dialog on record
+	for i, p := range data.panes {
+		var asks bool
+		decisions[i], due[i], asks = w.wants(p, facts[i], nowMs)
+		if asks {
+			blocked = append(blocked, i)
+		}
+	}
+	dialogs, calls := w.dialogs(ctx, data.panes, blocked, screens, now)
+	st.TmuxCalls += calls
 	panes := make([]panestate.Pane, len(data.panes))
 	for i, p := range data.panes {
 		panes[i] = p
-		d, ok := w.wants(p, facts[i], nowMs)
-		if !ok {
+		q := dialogs[p.ID]
+		if !due[i] && q == nil {
 			continue
 		}
-		written, calls, err := w.write(ctx, p, facts[i], d, nowMs)
+		written, calls, err := w.write(ctx, p, facts[i], decisions[i], q, nowMs)
 		st.TmuxCalls += calls
 		if err != nil {
 			w.logf("write pane %s: %v", p.ID, err)
@@ -376,12 +397,61 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 	return all, calls
 }
 
-// wants is the decision for the pane as listed, and whether its stored record differs from it.
-func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (Decision, bool) {
-	d := Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
+// wants is the decision for the pane as listed, whether its stored record differs from it, and
+// whether it leaves the agent blocked with no dialog on record.
+func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, changed, asks bool) {
+	d = Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
-	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0
+	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
+}
+
+// asksDialog says whether a pane's options hold a blocked agent with no dialog on record.
+func asksDialog(o map[string]string) bool {
+	return o[panestate.OptState] == report.StateBlocked && o[panestate.OptName] != "" && o[panestate.OptPrompt] == ""
+}
+
+// dialogs reads the dialogs of the blocked panes (indexes into panes) off their screens, so
+// the read verbs find them on record and need not capture a screen each: the screen this look
+// captured, else the last one when it has not changed since, else the screens read in one more
+// tmux call. A screen that shows no dialog is read again only once it may have changed.
+func (w *Watcher) dialogs(ctx context.Context, panes []panestate.Pane, blocked []int, screens map[string][]string, now time.Time) (map[string]*prompt.Prompt, int) {
+	found := map[string]*prompt.Prompt{}
+	var unread []string
+	lines := map[string][]string{}
+	for _, i := range blocked {
+		p := panes[i]
+		m := w.memo[p.ID]
+		print := fingerprint(p)
+		switch l, ok := screens[p.ID]; {
+		case ok:
+			lines[p.ID] = l
+		case m.dialogPrint == print && p.Activity < m.dialogSec:
+			continue // read already, and no dialog on it
+		case m.lines != nil && m.fingerprint == print && p.Activity < m.capturedSec:
+			lines[p.ID] = m.lines
+		default:
+			unread = append(unread, p.ID)
+		}
+		m.dialogPrint, m.dialogSec = print, now.Unix()
+	}
+	calls := 0
+	if len(unread) > 0 {
+		var more map[string][]string
+		more, calls = w.capture(ctx, unread)
+		for id, l := range more {
+			lines[id] = l
+		}
+	}
+	for _, i := range blocked {
+		p := panes[i]
+		if l, ok := lines[p.ID]; ok {
+			if q := prompt.Read(p.Agent(), strings.Join(l, "\n")); q != nil {
+				found[p.ID] = prompt.WithHook(q, p.HookMessage())
+			}
+		}
+	}
+	return found, calls
 }
 
 // lookLockWait is how long a look waits for a pane's lock before leaving the pane to the next
@@ -393,7 +463,7 @@ const lookLockWait = 50 * time.Millisecond
 // landed in between and the look's decision d stands; when a report landed, the shell seen at
 // its prompt is checked once more (so an agent that started and reported is not cleared) and
 // the pane decided again.
-func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decision, nowMs int64) (*panestate.Pane, int, error) {
+func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decision, dialog *prompt.Prompt, nowMs int64) (*panestate.Pane, int, error) {
 	unlock, err := panestate.LockWithin(w.cfg.LockDir, p.ID, lookLockWait)
 	if err != nil {
 		return nil, 0, err // busy: this pane waits for the next look, the others do not
@@ -418,6 +488,10 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
+	if dialog != nil && asksDialog(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs)) {
+		// Recorded once, like the read verbs do: an answer is checked against the dialog first read.
+		extra[panestate.OptPrompt] = dialog.Encode()
+	}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
 	if err != nil {
 		return nil, 2, err

@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
@@ -35,18 +34,26 @@ func newNonce() string {
 	return hex.EncodeToString(b)
 }
 
-// lookSelection is every fact of a pane but its current command and directory: tmux reads /proc
-// for each of those for every pane at every look, and nothing that acts on a look uses them (the
-// watcher reads processes itself; a pane's options are all there, so writes stay whole).
+// lookSelection is every fact of a pane but those nothing acting on a look uses: its current
+// command and directory (tmux reads /proc for each of those for every pane at every look; the
+// watcher reads processes itself), its tty, window name, whether it is active and whether its
+// session is attached. tmux fills every variable for every pane at every look. A pane's options
+// are all there, so writes stay whole.
 var lookSelection = func() panestate.Selection {
 	s := panestate.Selection{Options: panestate.All.Options}
 	for _, f := range panestate.All.Fields {
-		if f != "pane_current_command" && f != "pane_current_path" {
+		if !LeftOut[f] {
 			s.Fields = append(s.Fields, f)
 		}
 	}
 	return s
 }()
+
+// LeftOut are the variables a look does not read, for a printer of looks to read them itself.
+var LeftOut = map[string]bool{
+	"pane_current_command": true, "pane_current_path": true, "pane_tty": true, "window_name": true,
+	"pane_active": true, "window_active": true, "session_attached": true,
+}
 
 var lookParser = sync.OnceValue(lookSelection.Parser)
 
@@ -204,16 +211,4 @@ func parseDuration(s string, def, min, max time.Duration) (time.Duration, bool) 
 		return def, false
 	}
 	return d, true
-}
-
-// CaptureScreens reads the visible screens of panes in one tmux call, each as its lines. A pane
-// that is gone meanwhile ends the call: the screens read before it are still returned.
-func CaptureScreens(ctx context.Context, c *tmux.Client, ids []string) (map[string][]string, error) {
-	if len(ids) == 0 {
-		return map[string][]string{}, nil
-	}
-	nonce := newNonce()
-	out, err := c.Run(ctx, captureCmds(nonce, ids)...)
-	screens, _ := parseCaptures(out, nonce)
-	return screens, err
 }
