@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -38,12 +37,12 @@ func dialogFor(agentID string) dialog {
 	return d
 }
 
-var claudeHeadingRE = regexp.MustCompile(`^(\w+) (command|file)$`)
+var claudeHeadingRE = lazyRE(`^(\w+) (command|file)$`)
 
 // claudeCommand reads Claude Code's "Bash command" heading and the command under it.
 func claudeCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		m := claudeHeadingRE.FindStringSubmatch(ctx[i])
+		m := claudeHeadingRE().FindStringSubmatch(ctx[i])
 		if m == nil {
 			continue
 		}
@@ -56,24 +55,24 @@ func claudeCommand(ctx []string) (string, string) {
 	return boxedCommand(ctx)
 }
 
-var dollarRE = regexp.MustCompile(`^\$ (\S.*)$`)
+var dollarRE = lazyRE(`^\$ (\S.*)$`)
 
 // dollarCommand reads a "$ command" line, the way Codex and OpenCode show a shell command.
 func dollarCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		if m := dollarRE.FindStringSubmatch(ctx[i]); m != nil {
+		if m := dollarRE().FindStringSubmatch(ctx[i]); m != nil {
 			return "shell", m[1]
 		}
 	}
 	return boxedCommand(ctx)
 }
 
-var geminiToolRE = regexp.MustCompile(`^\? (\S+)\s+(\S.*)$`)
+var geminiToolRE = lazyRE(`^\? (\S+)\s+(\S.*)$`)
 
 // geminiCommand reads Gemini CLI's "? Shell  command" header line.
 func geminiCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		if m := geminiToolRE.FindStringSubmatch(ctx[i]); m != nil {
+		if m := geminiToolRE().FindStringSubmatch(ctx[i]); m != nil {
 			_, boxed := boxedCommand(ctx[i:])
 			if boxed == "" {
 				boxed = m[2]
@@ -137,10 +136,10 @@ func opencodePermission(lines []string) *Prompt {
 			case strings.HasPrefix(l, "# "):
 				p.Question = "Permission required: " + strings.TrimPrefix(l, "# ")
 				p.Tool = strings.Fields(strings.TrimPrefix(l, "# "))[0]
-			case dollarRE.MatchString(l):
-				p.Command = dollarRE.FindStringSubmatch(l)[1]
+			case dollarRE().MatchString(l):
+				p.Command = dollarRE().FindStringSubmatch(l)[1]
 			case strings.HasPrefix(l, "Allow once"):
-				for n, f := range regexp.MustCompile(`\s{2,}`).Split(l, -1) {
+				for n, f := range columnGapRE().Split(l, -1) {
 					if strings.Contains(f, "ctrl+") || strings.Contains(f, "enter") || strings.Contains(f, "⇆") {
 						break
 					}
