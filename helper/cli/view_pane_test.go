@@ -51,3 +51,33 @@ func TestPaneViewSelectionHoldsWhatTheViewReads(t *testing.T) {
 		t.Errorf("the test's pane does not reach every field: %s", want)
 	}
 }
+
+// A blocked agent's dialog comes from its record, which the read verbs' selection holds, and
+// with none on record from what its hook said.
+func TestPaneViewOfABlockedAgentReadsTheRecord(t *testing.T) {
+	values := map[string]string{
+		"pane_id": "%5", panestate.OptName: "claude", panestate.OptState: "blocked",
+		panestate.OptSource: "integration:claude", panestate.OptReportedState: "blocked",
+		panestate.OptMessage: "Bash: npm test",
+		panestate.OptPrompt:  `{"kind":"question","question":"Which colour?","options":[{"number":1,"label":"Red"}],"source":"screen"}`,
+	}
+	row := func(sel panestate.Selection) string {
+		var vals []string
+		for _, n := range sel.Names() {
+			vals = append(vals, values[n])
+		}
+		return strings.Join(vals, "\x1f")
+	}
+	p, err := paneViewSelection.ParseRow(row(paneViewSelection))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := newPaneView(p); v.Prompt == nil || v.Prompt.Question != "Which colour?" {
+		t.Errorf("prompt = %+v, want the recorded dialog", v.Prompt)
+	}
+	values[panestate.OptPrompt] = ""
+	p, _ = paneViewSelection.ParseRow(row(paneViewSelection))
+	if v := newPaneView(p); v.Prompt == nil || v.Prompt.Question != "Bash: npm test" || v.Prompt.Source != "hook" {
+		t.Errorf("prompt = %+v, want the hook's message with no dialog on record", v.Prompt)
+	}
+}
