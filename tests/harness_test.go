@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,7 +122,7 @@ func shellReady(env *testscript.Env, socket, pane string) error {
 		names.Env = env.Vars
 		n, _ := names.Output()
 		name, command, _ := strings.Cut(strings.TrimSpace(string(n)), "|")
-		return prompt.Match(bytes.TrimRight(out, "\n ")) && name == command, string(out)
+		return atPrompt(out) && name == command, string(out)
 	})
 	if !ok {
 		return fmt.Errorf("the first pane's shell showed no prompt within 30s; its screen:\n%s", screen)
@@ -131,7 +130,11 @@ func shellReady(env *testscript.Env, socket, pane string) error {
 	return nil
 }
 
-var prompt = regexp.MustCompile(`[$#]$`)
+// atPrompt says whether a screen ends in a shell's prompt ($ or #).
+func atPrompt(screen []byte) bool {
+	last := bytes.TrimRight(screen, "\n ")
+	return bytes.HasSuffix(last, []byte("$")) || bytes.HasSuffix(last, []byte("#"))
+}
 
 func repoRoot() (string, error) {
 	wd, err := os.Getwd()

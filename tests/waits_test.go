@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -83,14 +82,16 @@ func init() {
 		}, seconds(ts, args[1:], 30))
 	})
 
-	// pidwait <pid> [seconds]: until the process is gone.
+	// pidwait <pid> [seconds]: until the process is gone (/proc keeps a zombie's entry, as
+	// kill -0 finds it).
 	define("pidwait <pid> [seconds]", 1, 2, func(ts *testscript.TestScript, args []string) {
 		pid, err := strconv.Atoi(args[0])
 		if err != nil || pid <= 0 {
 			ts.Fatalf("pidwait: %q is not a process id", args[0])
 		}
 		poll(ts, fmt.Sprintf("pidwait: process %d still runs", pid), func() (bool, string) {
-			return syscall.Kill(pid, 0) != nil, "the process"
+			_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+			return err != nil, "the process"
 		}, seconds(ts, args[1:], 30))
 	})
 
