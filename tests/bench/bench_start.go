@@ -55,23 +55,20 @@ func init() {
 		// loaded waits (bounded) until the server has loaded the binary the plugin built.
 		loaded := func(server, dir string) error {
 			want := filepath.Join(dir, "bin", "taw")
-			failed := ""
-			if waitFor(15*time.Minute, 20*time.Millisecond, func() bool {
+			status := ""
+			if !waitFor(15*time.Minute, 20*time.Millisecond, func() bool {
 				if got, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-bin"); got == want {
 					return true
 				}
-				if status, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status"); strings.Contains(status, "failed") {
-					failed = status
-				}
-				return failed != ""
-			}) && failed == "" {
-				return nil
+				status, _ = e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status")
+				return strings.Contains(status, "failed")
+			}) {
+				return fmt.Errorf("the plugin did not load its build within 15m: %s", status)
 			}
-			if failed != "" {
-				return fmt.Errorf("the plugin's build failed: %s", failed)
+			if strings.Contains(status, "failed") {
+				return fmt.Errorf("the plugin's build failed: %s", status)
 			}
-			status, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status")
-			return fmt.Errorf("the plugin did not load its build within 15m: %s", status)
+			return nil
 		}
 		// loadDone waits (bounded) until the load taw.tmux started in the background is done.
 		loadDone := func(server string) error {
