@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,7 +78,7 @@ func setupServer(env *testscript.Env) error {
 	env.Setenv("TAW_SOCKET", name)
 	env.Setenv("TAW_ROOT", root)
 	// The Go toolchain's caches, so a script that builds taw (as taw.tmux does) builds offline.
-	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN"} {
+	for _, k := range goEnvKeys {
 		if v := goEnv(k); v != "" {
 			env.Setenv(k, v)
 		}
@@ -115,8 +113,7 @@ func setupServer(env *testscript.Env) error {
 // after it, so that no script starts while the shell is still starting: on a loaded machine that
 // can take seconds.
 func shellReady(env *testscript.Env, socket, pane string) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	screen, ok := waitUntil(30*time.Second, pollInterval, func() (bool, string) {
 		capture := exec.Command("tmux", "-L", socket, "capture-pane", "-p", "-t", pane)
 		capture.Env = env.Vars
 		out, _ := capture.Output()
@@ -125,17 +122,19 @@ func shellReady(env *testscript.Env, socket, pane string) error {
 		names.Env = env.Vars
 		n, _ := names.Output()
 		name, command, _ := strings.Cut(strings.TrimSpace(string(n)), "|")
-		if prompt.Match(bytes.TrimRight(out, "\n ")) && name == command {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the first pane's shell showed no prompt within 30s; its screen:\n%s", out)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return atPrompt(out) && name == command, string(out)
+	})
+	if !ok {
+		return fmt.Errorf("the first pane's shell showed no prompt within 30s; its screen:\n%s", screen)
 	}
+	return nil
 }
 
-var prompt = regexp.MustCompile(`[$#]$`)
+// atPrompt says whether a screen ends in a shell's prompt ($ or #).
+func atPrompt(screen []byte) bool {
+	last := bytes.TrimRight(screen, "\n ")
+	return bytes.HasSuffix(last, []byte("$")) || bytes.HasSuffix(last, []byte("#"))
+}
 
 func repoRoot() (string, error) {
 	wd, err := os.Getwd()
@@ -145,62 +144,8 @@ func repoRoot() (string, error) {
 	return filepath.Dir(wd), nil
 }
 
-// commands are the few custom script commands; each checks its arguments.
-var commands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	// tmuxwait <target> <format> <regexp> [seconds]: poll tmux until the format, expanded for the
-	// target, matches; never a fixed sleep.
-	"tmuxwait": func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg {
-			ts.Fatalf("unsupported: ! tmuxwait")
-		}
-		if len(args) < 3 || len(args) > 4 {
-			ts.Fatalf("usage: tmuxwait <target> <format> <regexp> [seconds]")
-		}
-		re, err := regexp.Compile(args[2])
-		ts.Check(err)
-		limit := seconds(ts, args[3:], 30)
-		poll(ts, fmt.Sprintf("tmuxwait: %q for %s does not match %q", args[1], args[0], args[2]), func() (bool, string) {
-			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "display-message", "-p", "-t", args[0], args[1])
-			cmd.Env = environ(ts)
-			out, _ := cmd.CombinedOutput()
-			last := strings.TrimSpace(string(out))
-			return re.MatchString(last), strconv.Quote(last)
-		}, limit)
-	},
-	// screenwait <target> <regexp> [seconds]: poll the pane's visible screen until it matches.
-	"screenwait": func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg {
-			ts.Fatalf("unsupported: ! screenwait")
-		}
-		if len(args) < 2 || len(args) > 3 {
-			ts.Fatalf("usage: screenwait <target> <regexp> [seconds]")
-		}
-		re, err := regexp.Compile(args[1])
-		ts.Check(err)
-		limit := seconds(ts, args[2:], 30)
-		poll(ts, fmt.Sprintf("screenwait: screen of %s does not match %q", args[0], args[1]), func() (bool, string) {
-			cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "capture-pane", "-p", "-t", args[0])
-			cmd.Env = environ(ts)
-			out, _ := cmd.CombinedOutput()
-			return re.Match(out), string(out)
-		}, limit)
-	},
-	// stdout2env <name>: put the last command's stdout, trimmed, in $name.
-	"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: stdout2env <name>")
-		}
-		ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
-	},
-}
-
-func environ(ts *testscript.TestScript) []string {
-	var env []string
-	for _, k := range []string{"PATH", "HOME", "TMUX_TMPDIR", "TERM", "LANG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"} {
-		env = append(env, k+"="+ts.Getenv(k))
-	}
-	return env
-}
+// goEnvKeys are the Go toolchain's settings a script inherits from the test.
+var goEnvKeys = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN"}
 
 var (
 	goEnvOnce  sync.Once
@@ -210,13 +155,12 @@ var (
 // goEnv is a value of the test's own Go environment (go env), read once.
 func goEnv(key string) string {
 	goEnvOnce.Do(func() {
-		keys := []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN"}
-		out, err := exec.Command("go", append([]string{"env"}, keys...)...).Output()
+		out, err := exec.Command("go", append([]string{"env"}, goEnvKeys...)...).Output()
 		if err != nil {
 			return
 		}
 		lines := strings.Split(string(out), "\n")
-		for i, k := range keys {
+		for i, k := range goEnvKeys {
 			if i < len(lines) {
 				goEnvCache[k] = lines[i]
 			}

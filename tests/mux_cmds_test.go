@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net"
-	"os/exec"
-	"regexp"
-	"strconv"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,10 +16,7 @@ import (
 // daemon puts on the wire.
 func init() {
 	// muxready <socket> [seconds]: wait until a daemon answers the handshake on the socket.
-	commands["muxready"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 1 || len(args) > 2 {
-			ts.Fatalf("usage: muxready <socket> [seconds]")
-		}
+	define("muxready <socket> [seconds]", 1, 2, func(ts *testscript.TestScript, args []string) {
 		poll(ts, "muxready: no daemon on "+args[0], func() (bool, string) {
 			c, err := client.Dial(args[0], "script", time.Second)
 			if err != nil {
@@ -30,15 +24,12 @@ func init() {
 			}
 			c.Close()
 			return true, ""
-		}, muxSeconds(ts, args, 1, 30))
-	}
+		}, seconds(ts, args[1:], 30))
+	})
 	// muxraw <socket> <frame-json>...: send the frames as they are on a fresh connection (no
 	// handshake of its own), then print every frame the daemon sends, one per line, until it
 	// closes the connection (which it must do within 10s).
-	commands["muxraw"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 2 {
-			ts.Fatalf("usage: muxraw <socket> <frame-json>...")
-		}
+	define("muxraw <socket> <frame-json>...", 2, many, func(ts *testscript.TestScript, args []string) {
 		nc, err := net.Dial("unix", args[0])
 		ts.Check(err)
 		defer nc.Close()
@@ -61,33 +52,28 @@ func init() {
 			}
 			fmt.Fprintf(ts.Stdout(), "%s\n", body)
 		}
-	}
+	})
 	// muxwatch <socket> <pane> <regexp> [seconds]: attach to the pane, rebuild its output from
 	// the snapshot and the live stream (failing on any seq gap), and wait until it matches with
 	// \r\n read as \n; prints the rebuilt output so.
-	commands["muxwatch"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 3 || len(args) > 4 {
-			ts.Fatalf("usage: muxwatch <socket> <pane> <regexp> [seconds]")
-		}
-		re, err := regexp.Compile(args[2])
-		ts.Check(err)
+	define("muxwatch <socket> <pane> <regexp> [seconds]", 3, 4, func(ts *testscript.TestScript, args []string) {
+		re := pattern(ts, args[2])
 		c, err := client.Dial(args[0], "script", 5*time.Second)
 		ts.Check(err)
 		defer c.Close()
-		deadline := time.Now().Add(muxSeconds(ts, args, 3, 30))
+		limit := seconds(ts, args[3:], 30)
+		deadline := time.Now().Add(limit)
 		var att *client.Attached
-		for {
+		// A busy answer is the attach limit, which passes by itself: asked again.
+		poll(ts, "muxwatch: Attach "+args[1]+" stays busy", func() (bool, string) {
 			a, werr, err := c.Attach(args[1])
 			ts.Check(err)
-			if werr == nil {
-				att = a
-				break
-			}
-			if werr.Kind != wire.ErrBusy || time.Now().After(deadline) {
+			if werr != nil && werr.Kind != wire.ErrBusy {
 				ts.Fatalf("muxwatch: Attach %s: %v", args[1], werr)
 			}
-			time.Sleep(20 * time.Millisecond) // the attach limit passes by itself
-		}
+			att = a
+			return werr == nil, fmt.Sprint(werr)
+		}, limit)
 		data := append([]byte(nil), att.Snapshot.History...)
 		last := att.Snapshot.LastSeq
 		take := func(o *wire.PaneOutput) {
@@ -112,35 +98,17 @@ func init() {
 			}
 		}
 		ts.Stdout().Write(plain())
-	}
+	})
 	// muxtmux <socket>: print the -L name of the tmux server a daemon on that socket owns.
-	commands["muxtmux"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: muxtmux <socket>")
-		}
+	define("muxtmux <socket>", 1, 1, func(ts *testscript.TestScript, args []string) {
 		fmt.Fprintln(ts.Stdout(), cli.MuxTmuxName(args[0]))
-	}
+	})
 	// muxtmuxgone <socket> [seconds]: wait until the daemon's own tmux server is gone.
-	commands["muxtmuxgone"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 1 || len(args) > 2 {
-			ts.Fatalf("usage: muxtmuxgone <socket> [seconds]")
-		}
+	define("muxtmuxgone <socket> [seconds]", 1, 2, func(ts *testscript.TestScript, args []string) {
 		name := cli.MuxTmuxName(args[0])
 		poll(ts, "muxtmuxgone: tmux server "+name+" still runs", func() (bool, string) {
-			cmd := exec.Command("tmux", "-L", name, "has-session")
-			cmd.Env = environ(ts)
-			return cmd.Run() != nil, "has-session succeeds"
-		}, muxSeconds(ts, args, 1, 30))
-	}
-}
-
-func muxSeconds(ts *testscript.TestScript, args []string, i int, def float64) time.Duration {
-	if len(args) <= i {
-		return time.Duration(def * float64(time.Second))
-	}
-	n, err := strconv.ParseFloat(args[i], 64)
-	if err != nil || n <= 0 {
-		ts.Fatalf("bad seconds %q: give a number above 0", args[i])
-	}
-	return time.Duration(n * float64(time.Second))
+			_, err := tmuxOn(ts, name, "has-session")
+			return err != nil, "has-session succeeds"
+		}, seconds(ts, args[1:], 30))
+	})
 }

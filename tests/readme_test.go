@@ -27,36 +27,46 @@ func TestReadmeDocumentsEverything(t *testing.T) {
 		}
 	}
 	app := cli.NewApp(&cli.Factory{Getenv: os.Getenv})
-	var walk func(prefix string, cmds []*ucli.Command)
-	walk = func(prefix string, cmds []*ucli.Command) {
-		for _, c := range cmds {
-			if c.Hidden || c.Name == "help" {
+	for _, v := range verbsOf("taw", app.Commands) {
+		if !strings.Contains(readme, v.name) {
+			t.Errorf("the docs do not document the verb %q", v.name)
+		}
+		for _, f := range v.cmd.Flags {
+			name := f.Names()[0]
+			if name == "help" {
 				continue
 			}
-			full := prefix + " " + c.Name
-			if len(c.Subcommands) > 0 {
-				walk(full, c.Subcommands)
-				continue
+			dash := "--" + name
+			if len(name) == 1 {
+				dash = "-" + name
 			}
-			if !strings.Contains(readme, full) {
-				t.Errorf("the docs do not document the verb %q", full)
-			}
-			for _, f := range c.Flags {
-				name := f.Names()[0]
-				if name == "help" {
-					continue
-				}
-				dash := "--" + name
-				if len(name) == 1 {
-					dash = "-" + name
-				}
-				if !strings.Contains(readme, dash) {
-					t.Errorf("the docs do not document %s of %q", dash, full)
-				}
+			if !strings.Contains(readme, dash) {
+				t.Errorf("the docs do not document %s of %q", dash, v.name)
 			}
 		}
 	}
-	walk("taw", app.Commands)
+}
+
+// verb is one verb a person runs, by its full name ("taw agent list").
+type verb struct {
+	name string
+	cmd  *ucli.Command
+}
+
+// verbsOf are the verbs below prefix, in the app's order: the leaves, not the groups that hold
+// them, and neither the hidden ones nor help.
+func verbsOf(prefix string, cmds []*ucli.Command) []verb {
+	var out []verb
+	for _, c := range cmds {
+		switch full := prefix + " " + c.Name; {
+		case c.Hidden || c.Name == "help":
+		case len(c.Subcommands) > 0:
+			out = append(out, verbsOf(full, c.Subcommands)...)
+		default:
+			out = append(out, verb{full, c})
+		}
+	}
+	return out
 }
 
 // readDocs returns README.md and every page of docs/ as one text.

@@ -74,14 +74,8 @@ func TestRestoreTypingIntoRealShells(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(sock)
-	name := fmt.Sprintf("taw-typing-%d", os.Getpid())
-	t.Setenv("TMUX", "")
-	t.Setenv("TMUX_TMPDIR", sock)
-	start := exec.Command("tmux", "-L", name, "-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "200", "-y", "50")
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("start tmux: %v: %s", err, out)
-	}
-	defer exec.Command("tmux", "-L", name, "kill-server").Run()
+	name, stop := startTmux(t, "typing", sock, 200, 50)
+	defer stop()
 	c := &tmux.Client{Global: []string{"-L", name}}
 	ctx := context.Background()
 

@@ -3,8 +3,6 @@ package tests
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -15,14 +13,8 @@ import (
 // does) and through the tmux binary, against one real server, and wants the same answers.
 func TestClientProtocolMatchesTheBinary(t *testing.T) {
 	sock := t.TempDir()
-	name := fmt.Sprintf("taw-client-%d", os.Getpid())
-	t.Setenv("TMUX", "")
-	t.Setenv("TMUX_TMPDIR", sock)
-	start := exec.Command("tmux", "-L", name, "-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "80", "-y", "24")
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("start tmux: %v: %s", err, out)
-	}
-	defer exec.Command("tmux", "-L", name, "kill-server").Run()
+	name, stop := startTmux(t, "client", sock, 80, 24)
+	defer stop()
 
 	ctx := context.Background()
 	native := &tmux.Client{Global: []string{"-L", name}}

@@ -133,41 +133,25 @@ wire_api = "responses"
 	"opencode": {
 		env: func(home, url string) []string { return []string{"OPENCODE_DISABLE_AUTOUPDATE=1"} },
 		setup: func(t *testing.T, home, url string) {
-			write(t, filepath.Join(home, ".config", "opencode", "opencode.json"), `{
+			write(t, filepath.Join(home, ".config", "opencode", "opencode.json"), opencodeConfig(url, `
   "$schema": "https://opencode.ai/config.json",
-  "autoupdate": false,
-  "share": "disabled",
-  "model": "standin/standin-model",
-  "permission": {"bash": "ask", "edit": "ask"},
-  "provider": `+standinProvider(url)+`
-}`)
+  "share": "disabled",`))
 		},
-		steps: []step{
-			{screen: "prompt-start", wait: `Ask anything`, want: "idle", within: 2 * time.Minute},
-			{screen: "permission-shell", text: "run a TOOL", wait: `Permission required`, want: "blocked", within: 3 * time.Minute},
-			{keys: []string{"Enter"}, wait: `Done\.`},
+		steps: concat(opencodeOpening, []step{
 			{screen: "question", text: "ASK me", wait: `enter confirm`, want: "blocked"},
 			{keys: []string{"Escape"}, wait: `ctrl\+p commands`},
 			// The footer names the folder again once the turn is over.
 			{screen: "after-error", text: "FAIL now", wait: `the stand-in refused[\s\S]*repo\s+\S*\s*ctrl\+p commands`, want: "idle"},
 			{screen: "retrying", text: "RETRY now", wait: `retrying in`, want: "working"},
-		},
+		}),
 	},
 	"kilo": {
 		setup: func(t *testing.T, home, url string) {
-			write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{
-  "autoupdate": false,
-  "model": "standin/standin-model",
-  "permission": {"bash": "ask", "edit": "ask"},
-  "provider": `+standinProvider(url)+`
-}`)
+			write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), opencodeConfig(url, ""))
 		},
-		steps: []step{
-			{screen: "prompt-start", wait: `Ask anything`, want: "idle", within: 2 * time.Minute},
-			{screen: "permission-shell", text: "run a TOOL", wait: `Permission required`, want: "blocked", within: 3 * time.Minute},
-			{keys: []string{"Enter"}, wait: `Done\.`},
+		steps: concat(opencodeOpening, []step{
 			{screen: "progress", text: "answer SLOW", wait: `esc interrupt`, want: "working"},
-		},
+		}),
 	},
 	"pi": {
 		setup: func(t *testing.T, home, url string) {
@@ -251,6 +235,29 @@ wire_api = "responses"
 		},
 	},
 }
+
+// Kilo is a fork of OpenCode: the two share a config (opencodeConfig) and their first screens
+// (opencodeOpening), up to a shell command allowed.
+
+// opencodeConfig is OpenCode's or Kilo's config with the stand-in as its model, every tool asking
+// first, and no update; head holds the fields of the one agent's own.
+func opencodeConfig(url, head string) string {
+	return `{` + head + `
+  "autoupdate": false,
+  "model": "standin/standin-model",
+  "permission": {"bash": "ask", "edit": "ask"},
+  "provider": ` + standinProvider(url) + `
+}`
+}
+
+var opencodeOpening = []step{
+	{screen: "prompt-start", wait: `Ask anything`, want: "idle", within: 2 * time.Minute},
+	{screen: "permission-shell", text: "run a TOOL", wait: `Permission required`, want: "blocked", within: 3 * time.Minute},
+	{keys: []string{"Enter"}, wait: `Done\.`},
+}
+
+// concat is a flow's steps: the shared ones first, then its own.
+func concat(shared, own []step) []step { return append(append([]step(nil), shared...), own...) }
 
 // standinProvider is the stand-in as an OpenAI-compatible provider of OpenCode's and Kilo's config.
 func standinProvider(url string) string {

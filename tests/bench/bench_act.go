@@ -11,11 +11,7 @@ import (
 // bare tmux send-keys of the same text and Enter. The pane runs a receiver that writes down each
 // line it reads and clears its screen, as an agent takes a prompt out of its input and moves on.
 func init() {
-	register("act", func(e *Env) ([]Result, error) {
-		s, err := e.Server("act")
-		if err != nil {
-			return nil, err
-		}
+	registerOnServer("act", func(e *Env, s string) ([]Result, error) {
 		got := filepath.Join(e.TmpDir, "act-received.txt")
 		recv := filepath.Join(e.TmpDir, "act-receiver.sh")
 		script := "#!/bin/sh\nn=0\nwhile IFS= read -r l; do n=$((n+1)); printf '%s\\n' \"$l\" >>" + got + "; printf '\\033[H\\033[2Jtook prompt %s\\n' $n; done\n"
@@ -26,8 +22,8 @@ func init() {
 		if err != nil {
 			return nil, fmt.Errorf("start receiver: %v: %s", err, pane)
 		}
-		if out, err := e.Run(nil, e.Taw, "-L", s, "pane", "report-agent", pane, "--source", "bench", "--agent", "bench", "--state", "idle"); err != nil {
-			return nil, fmt.Errorf("report-agent: %v: %s", err, out)
+		if err := e.ReportAgent(s, pane, "idle"); err != nil {
+			return nil, err
 		}
 		const n = 60
 		text := "fix the failing test in helper/cli and run it again"

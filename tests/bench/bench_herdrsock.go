@@ -21,11 +21,7 @@ func init() {
 	if out := os.Getenv(herdrClientEnv); out != "" {
 		os.Exit(herdrBenchClient(out))
 	}
-	register("herdr-socket", func(e *Env) ([]Result, error) {
-		s, err := e.Server("herdrsock")
-		if err != nil {
-			return nil, err
-		}
+	registerOnServer("herdr-socket", func(e *Env, s string) ([]Result, error) {
 		sock := filepath.Join(e.TmpDir, "hs", "herdr.sock")
 		keeper := exec.Command(e.Taw, "-L", s, "herdr-socket", "--socket", sock)
 		keeper.Env = e.Environ()
@@ -42,16 +38,12 @@ func init() {
 		if _, err := e.Tmux(s, "new-window", "-d", cmd); err != nil {
 			return nil, err
 		}
-		deadline := time.Now().Add(5 * time.Minute)
 		var b []byte
-		for {
-			if b, err = os.ReadFile(out); err == nil && strings.HasSuffix(string(b), "\n") {
-				break
-			}
-			if time.Now().After(deadline) {
-				return nil, fmt.Errorf("the client in the pane wrote no figures within 5 minutes")
-			}
-			time.Sleep(50 * time.Millisecond)
+		if !waitFor(5*time.Minute, 50*time.Millisecond, func() bool {
+			b, err = os.ReadFile(out)
+			return err == nil && strings.HasSuffix(string(b), "\n")
+		}) {
+			return nil, fmt.Errorf("the client in the pane wrote no figures within 5 minutes")
 		}
 		f := strings.Fields(string(b))
 		if len(f) != 2 {

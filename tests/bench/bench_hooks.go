@@ -17,15 +17,7 @@ import (
 // 1 MB payload; and from start until the pane's state has changed, beside one bare
 // `tmux set-option -p`.
 func init() {
-	register("hooks", func(e *Env) ([]Result, error) {
-		s, err := e.Server("hooks")
-		if err != nil {
-			return nil, err
-		}
-		pane, err := e.Tmux(s, "display-message", "-p", "-t", "bench:0.0", "#{pane_id}")
-		if err != nil {
-			return nil, err
-		}
+	registerOnPane("hooks", func(e *Env, s, pane string) ([]Result, error) {
 		socket, err := e.Tmux(s, "display-message", "-p", "#{socket_path}")
 		if err != nil {
 			return nil, err
@@ -113,11 +105,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		setOpt, err := Median(n, func() error {
-			i++
-			_, err := e.Tmux(s, "set-option", "-p", "-t", pane, "@bench", fmt.Sprint(i))
-			return err
-		})
+		setOpt, err := Median(n, setOptionBaseline(e, s, pane))
 		if err != nil {
 			return nil, err
 		}

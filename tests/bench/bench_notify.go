@@ -24,11 +24,7 @@ import (
 // started detached, from the observer's call to the command having run, beside running the same
 // command directly.
 func init() {
-	register("notify", func(e *Env) ([]Result, error) {
-		s, err := e.Server("notify")
-		if err != nil {
-			return nil, err
-		}
+	registerOnServer("notify", func(e *Env, s string) ([]Result, error) {
 		c := &tmux.Client{Global: []string{"-L", s}, Env: e.Environ()}
 		panes := make([]panestate.Pane, 200)
 		for i := range panes {
@@ -65,16 +61,10 @@ func init() {
 		marker := filepath.Join(e.TmpDir, "hook-ran")
 		script := "echo x > " + marker
 		wait := func() error {
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				if _, err := os.Stat(marker); err == nil {
-					return os.Remove(marker)
-				}
-				if time.Now().After(deadline) {
-					return fmt.Errorf("the hook did not run within 5s")
-				}
-				time.Sleep(200 * time.Microsecond)
+			if !waitFor(5*time.Second, 200*time.Microsecond, func() bool { _, err := os.Stat(marker); return err == nil }) {
+				return fmt.Errorf("the hook did not run within 5s")
 			}
+			return os.Remove(marker)
 		}
 		direct, err := Median(30, func() error {
 			if err := exec.Command("sh", "-c", script).Run(); err != nil {

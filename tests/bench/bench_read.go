@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os/exec"
-	"sort"
 	"strings"
 	"time"
 )
@@ -12,11 +11,7 @@ import (
 // the delay from a report to a waiting taw agent wait returning beside a bare tmux wait-for
 // signal round trip, all on the same server.
 func init() {
-	register("read", func(e *Env) ([]Result, error) {
-		s, err := e.Server("read")
-		if err != nil {
-			return nil, err
-		}
+	registerOnServer("read", func(e *Env, s string) ([]Result, error) {
 		panes, err := benchPanes(e, s, 200)
 		if err != nil {
 			return nil, err
@@ -30,9 +25,9 @@ func init() {
 			return nil, err
 		}
 		list, err := Median(n, func() error {
-			out, err := e.Run(nil, e.Taw, "-L", s, "agent", "list", "--json")
+			out, err := e.TawOn(s, "agent", "list", "--json")
 			if err != nil {
-				return fmt.Errorf("agent list: %v: %s", err, out)
+				return err
 			}
 			if c := strings.Count(out, `"pane_id"`); c != len(panes) {
 				return fmt.Errorf("agent list printed %d agents, want %d", c, len(panes))
@@ -104,13 +99,7 @@ func benchPanes(e *Env, s string, count int) ([]string, error) {
 // benchWaitRoundTrip is the median time from the start of a report that ends a turn to the
 // return of a taw agent wait that was waiting for it.
 func benchWaitRoundTrip(e *Env, s, pane string) (time.Duration, error) {
-	report := func(state string) error {
-		out, err := e.Run(nil, e.Taw, "-L", s, "pane", "report-agent", pane, "--source", "bench", "--agent", "bench", "--state", state)
-		if err != nil {
-			return fmt.Errorf("report-agent: %v: %s", err, out)
-		}
-		return nil
-	}
+	report := func(state string) error { return e.ReportAgent(s, pane, state) }
 	return medianOf(20, func() (time.Duration, error) {
 		if err := report("working"); err != nil {
 			return 0, err
@@ -152,18 +141,4 @@ func benchSignalRoundTrip(e *Env, s string) (time.Duration, error) {
 		}
 		return time.Since(start), nil
 	})
-}
-
-// medianOf is the median of what f measures itself, for runs whose set-up must not count.
-func medianOf(n int, f func() (time.Duration, error)) (time.Duration, error) {
-	ds := make([]time.Duration, 0, n)
-	for i := 0; i < n; i++ {
-		d, err := f()
-		if err != nil {
-			return 0, err
-		}
-		ds = append(ds, d)
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
@@ -12,11 +11,7 @@ import (
 // taw session save and restore of 50 panes (5 sessions of 2 windows of 5 panes, 10 of them with
 // an agent), beside the bare tmux calls that read and create as much.
 func init() {
-	register("session", func(e *Env) ([]Result, error) {
-		s, err := e.Server("session")
-		if err != nil {
-			return nil, err
-		}
+	registerOnServer("session", func(e *Env, s string) ([]Result, error) {
 		// Plain sh panes: the prompt wait measured is taw's, not a login shell's profile.
 		if _, err := e.Tmux(s, "set-option", "-g", "default-command", "exec /bin/sh"); err != nil {
 			return nil, err
@@ -34,10 +29,8 @@ func init() {
 			return nil, fmt.Errorf("made %d panes, want 50", len(ids))
 		}
 		for i, id := range ids[:10] {
-			out, err := e.Run(nil, e.Taw, "-L", s, "pane", "report-agent", id, "--source", "bench", "--agent", "bench",
-				"--state", "idle", "--agent-session-id", fmt.Sprint("S", i), "--", "true", "--resume", fmt.Sprint("S", i))
-			if err != nil {
-				return nil, fmt.Errorf("report-agent: %v: %s", err, out)
+			if err := e.ReportAgent(s, id, "idle", "--agent-session-id", fmt.Sprint("S", i), "--", "true", "--resume", fmt.Sprint("S", i)); err != nil {
+				return nil, err
 			}
 		}
 
@@ -47,11 +40,8 @@ func init() {
 			return nil, err
 		}
 		save, err := Median(n, func() error {
-			out, err := e.Run(nil, e.Taw, "-L", s, "session", "save", "--name", "bench")
-			if err != nil {
-				return fmt.Errorf("save: %v: %s", err, out)
-			}
-			return nil
+			_, err := e.TawOn(s, "session", "save", "--name", "bench")
+			return err
 		})
 		if err != nil {
 			return nil, err
@@ -64,11 +54,8 @@ func init() {
 			return nil, err
 		}
 		restore := func() error {
-			out, err := e.Run(nil, e.Taw, "-L", s, "session", "restore", "--name", "bench")
-			if err != nil {
-				return fmt.Errorf("restore: %v: %s", err, out)
-			}
-			return nil
+			_, err := e.TawOn(s, "session", "restore", "--name", "bench")
+			return err
 		}
 		typed, err := timedAfter(m, kill, restore)
 		if err != nil {
@@ -117,23 +104,6 @@ func createCmds(names []string) []string {
 	return args
 }
 
-// timedAfter runs setup then f, n times, and returns the median time of f alone.
-func timedAfter(n int, setup, f func() error) (time.Duration, error) {
-	ds := make([]time.Duration, 0, n)
-	for i := 0; i < n; i++ {
-		if err := setup(); err != nil {
-			return 0, err
-		}
-		t := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		ds = append(ds, time.Since(t))
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
-}
-
 // ResurrectEnv names the folder of a tmux-resurrect checkout to measure beside taw; the bench
 // keeps no copy of it.
 const ResurrectEnv = "TAW_BENCH_RESURRECT"
@@ -143,11 +113,7 @@ const ResurrectEnv = "TAW_BENCH_RESURRECT"
 // tmux-resurrect's save.sh and restore.sh with @resurrect-capture-pane-contents on, on the same
 // server, when TAW_BENCH_RESURRECT names a checkout of it.
 func init() {
-	register("session-contents", func(e *Env) ([]Result, error) {
-		s, err := e.Server("contents")
-		if err != nil {
-			return nil, fmt.Errorf("step 1: %v", err)
-		}
+	registerOnServer("session-contents", func(e *Env, s string) ([]Result, error) {
 		if out, err := e.Tmux(s, "set-option", "-g", "default-command", "exec /bin/sh", ";", "set-option", "-g", "history-limit", "5000"); err != nil {
 			return nil, fmt.Errorf("settings: %v: %s", err, out)
 		}
@@ -182,11 +148,8 @@ func init() {
 		kill := func() error { return killSessions(e, s, names) }
 		save := func(name string) func() error {
 			return func() error {
-				out, err := e.Run(nil, e.Taw, "-L", s, "session", "save", "--name", name)
-				if err != nil {
-					return fmt.Errorf("save: %v: %s", err, out)
-				}
-				return nil
+				_, err := e.TawOn(s, "session", "save", "--name", name)
+				return err
 			}
 		}
 		const n = 10
@@ -206,9 +169,9 @@ func init() {
 			return nil, fmt.Errorf("step 4: %v", err)
 		}
 		restore := func() error {
-			out, err := e.Run(nil, e.Taw, "-L", s, "session", "restore", "--name", "contents", "--wait", "60s")
+			out, err := e.TawOn(s, "session", "restore", "--name", "contents", "--wait", "60s")
 			if err != nil {
-				return fmt.Errorf("restore: %v: %s", err, out)
+				return err
 			}
 			if !strings.Contains(out, "showed the saved contents of 50 panes") {
 				return fmt.Errorf("restore did not show every pane's contents: %s", out)
@@ -274,20 +237,15 @@ func init() {
 
 // waitPanes waits (at most a minute) until want panes outside the bench session run program.
 func waitPanes(e *Env, s, program string, want int) error {
-	deadline := time.Now().Add(time.Minute)
-	for {
-		out, err := e.Tmux(s, "list-panes", "-a", "-f", "#{!=:#{session_name},bench}", "-F", "#{pane_current_command}")
-		if err != nil {
-			return err
-		}
-		if strings.Count(out, program) >= want {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%d of %d panes run %s after a minute", strings.Count(out, program), want, program)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var out string
+	var err error
+	if waitFor(time.Minute, 20*time.Millisecond, func() bool {
+		out, err = e.Tmux(s, "list-panes", "-a", "-f", "#{!=:#{session_name},bench}", "-F", "#{pane_current_command}")
+		return err != nil || strings.Count(out, program) >= want
+	}) || err != nil {
+		return err
 	}
+	return fmt.Errorf("%d of %d panes run %s after a minute", strings.Count(out, program), want, program)
 }
 
 // killSessions kills the named sessions in one tmux call.

@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
+
+// pluginFiles are what a fresh copy of the plugin holds: what a plugin manager clones, no binary.
+var pluginFiles = []string{"taw.tmux", "scripts", "helper", "integrations", "go.mod", "go.sum"}
 
 // The first tmux start after installing the plugin: `tmux new-session -d` with a tmux.conf that
 // runs taw.tmux from a fresh copy of the plugin (no binary built yet), beside the same start with
@@ -28,9 +29,7 @@ func init() {
 		start := func(conf string, extra []string) (string, error) {
 			i++
 			name := fmt.Sprintf("taw-bench-start-%d-%d", os.Getpid(), i)
-			cmd := exec.Command("tmux", "-L", name, "-f", conf, "new-session", "-d", "-s", "bench")
-			cmd.Env = append(e.Environ(), extra...)
-			if out, err := cmd.CombinedOutput(); err != nil {
+			if out, err := e.Run(extra, "tmux", "-L", name, "-f", conf, "new-session", "-d", "-s", "bench"); err != nil {
 				return "", fmt.Errorf("start tmux: %v: %s", err, out)
 			}
 			e.servers = append(e.servers, name)
@@ -43,10 +42,10 @@ func init() {
 				return "", "", err
 			}
 			args := []string{"-r"}
-			for _, f := range []string{"taw.tmux", "scripts", "helper", "integrations", "go.mod", "go.sum"} {
+			for _, f := range pluginFiles {
 				args = append(args, filepath.Join(e.Root, f))
 			}
-			if out, err := exec.Command("cp", append(args, dir)...).CombinedOutput(); err != nil {
+			if out, err := e.Run(nil, "cp", append(args, dir)...); err != nil {
 				return "", "", fmt.Errorf("copy the plugin: %v: %s", err, out)
 			}
 			conf = filepath.Join(dir, "tmux.conf")
@@ -56,38 +55,43 @@ func init() {
 		// loaded waits (bounded) until the server has loaded the binary the plugin built.
 		loaded := func(server, dir string) error {
 			want := filepath.Join(dir, "bin", "taw")
-			deadline := time.Now().Add(15 * time.Minute)
-			for time.Now().Before(deadline) {
+			status := ""
+			if !waitFor(15*time.Minute, 20*time.Millisecond, func() bool {
 				if got, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-bin"); got == want {
-					return nil
+					return true
 				}
-				if status, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status"); strings.Contains(status, "failed") {
-					return fmt.Errorf("the plugin's build failed: %s", status)
-				}
-				time.Sleep(20 * time.Millisecond)
+				status, _ = e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status")
+				return strings.Contains(status, "failed")
+			}) {
+				return fmt.Errorf("the plugin did not load its build within 15m: %s", status)
 			}
-			status, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-status")
-			return fmt.Errorf("the plugin did not load its build within 15m: %s", status)
+			if strings.Contains(status, "failed") {
+				return fmt.Errorf("the plugin's build failed: %s", status)
+			}
+			return nil
 		}
 		// loadDone waits (bounded) until the load taw.tmux started in the background is done.
 		loadDone := func(server string) error {
-			deadline := time.Now().Add(time.Minute)
-			for time.Now().Before(deadline) {
-				if got, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-loaded"); got != "" {
-					return nil
-				}
-				time.Sleep(5 * time.Millisecond)
+			if waitFor(time.Minute, 5*time.Millisecond, func() bool {
+				got, _ := e.Tmux(server, "show-options", "-gqv", "@agent-wizard-loaded")
+				return got != ""
+			}) {
+				return nil
 			}
 			return fmt.Errorf("the plugin's load did not finish within 1m")
 		}
 		stop := func(server string) { _, _ = e.Tmux(server, "kill-server") }
 
+		// startStop is one start of a server with conf, which is stopped again.
+		startStop := func(conf string) func() error {
+			return func() error {
+				s, err := start(conf, nil)
+				stop(s)
+				return err
+			}
+		}
 		const n = 5
-		without, err := Median(n, func() error {
-			s, err := start(plain, nil)
-			stop(s)
-			return err
-		})
+		without, err := Median(n, startStop(plain))
 		if err != nil {
 			return nil, err
 		}
@@ -97,11 +101,7 @@ func init() {
 		if err := os.WriteFile(noop, []byte("set -g status-right 'mine'\nrun-shell true\n"), 0o644); err != nil {
 			return nil, err
 		}
-		floor, err := Median(n, func() error {
-			s, err := start(noop, nil)
-			stop(s)
-			return err
-		})
+		floor, err := Median(n, startStop(noop))
 		if err != nil {
 			return nil, err
 		}
@@ -171,10 +171,4 @@ func init() {
 		}
 		return results, nil
 	})
-}
-
-func medianDuration(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }

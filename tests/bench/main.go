@@ -9,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 )
 
 // A benchmark registers itself from its own file with register.
@@ -83,23 +81,6 @@ func (e *Env) Run(extra []string, name string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
-
-// Median times f n times and returns the median duration.
-func Median(n int, f func() error) (time.Duration, error) {
-	ds := make([]time.Duration, 0, n)
-	for i := 0; i < n; i++ {
-		t := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		ds = append(ds, time.Since(t))
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
-}
-
-// Ms is a duration in milliseconds.
-func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func main() {
 	only := flag.String("only", "", "run only the benchmarks whose name contains this")

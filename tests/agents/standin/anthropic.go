@@ -9,20 +9,11 @@ import (
 // Anthropic Messages: POST /v1/messages.
 
 func anthropicTurn(req map[string]any) turn {
-	t := turn{stream: req["stream"] == true}
-	for _, v := range list(req["tools"]) {
-		m := obj(v)
-		if n := str(m["name"]); n != "" {
-			t.tools = append(t.tools, tool{name: n, schema: obj(m["input_schema"])})
-		}
-	}
-	msgs := list(req["messages"])
-	t.length = len(msgs)
-	if len(msgs) == 0 {
-		return t
-	}
+	t := turn{stream: req["stream"] == true, tools: toolsOf(req, func(m map[string]any) (string, map[string]any) {
+		return str(m["name"]), obj(m["input_schema"])
+	})}
 	// Claude Code puts system messages after the person's.
-	last := lastMessage(msgs)
+	last := t.lastOf(list(req["messages"]))
 	if str(last["role"]) != "user" {
 		return t
 	}

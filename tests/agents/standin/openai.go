@@ -27,13 +27,9 @@ func userText(content any) string {
 }
 
 func responsesTurn(req map[string]any) turn {
-	t := turn{stream: req["stream"] == true}
-	for _, v := range list(req["tools"]) {
-		m := obj(v)
-		if n := str(m["name"]); n != "" {
-			t.tools = append(t.tools, tool{name: n, schema: obj(m["parameters"])})
-		}
-	}
+	t := turn{stream: req["stream"] == true, tools: toolsOf(req, func(m map[string]any) (string, map[string]any) {
+		return str(m["name"]), obj(m["parameters"])
+	})}
 	if s, ok := req["input"].(string); ok {
 		t.lastUser = s
 		return t
@@ -118,19 +114,11 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, t turn, rp re
 }
 
 func chatTurn(req map[string]any) turn {
-	t := turn{stream: req["stream"] == true}
-	for _, v := range list(req["tools"]) {
-		f := obj(obj(v)["function"])
-		if n := str(f["name"]); n != "" {
-			t.tools = append(t.tools, tool{name: n, schema: obj(f["parameters"])})
-		}
-	}
-	msgs := list(req["messages"])
-	t.length = len(msgs)
-	if len(msgs) == 0 {
-		return t
-	}
-	last := lastMessage(msgs)
+	t := turn{stream: req["stream"] == true, tools: toolsOf(req, func(m map[string]any) (string, map[string]any) {
+		f := obj(m["function"])
+		return str(f["name"]), obj(f["parameters"])
+	})}
+	last := t.lastOf(list(req["messages"]))
 	switch str(last["role"]) {
 	case "tool", "function":
 		t.toolResult = true

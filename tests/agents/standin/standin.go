@@ -494,8 +494,25 @@ func list(v any) []any { l, _ := v.([]any); return l }
 
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
-// lastMessage is the last message that is not a system message (msgs is not empty).
-func lastMessage(msgs []any) map[string]any {
+// toolsOf are the tools a request offers, one an entry of its "tools", whose name and schema def
+// reads (an entry with no name is none).
+func toolsOf(req map[string]any, def func(entry map[string]any) (name string, schema map[string]any)) []tool {
+	var tools []tool
+	for _, v := range list(req["tools"]) {
+		if n, schema := def(obj(v)); n != "" {
+			tools = append(tools, tool{name: n, schema: schema})
+		}
+	}
+	return tools
+}
+
+// lastOf is the last of the request's messages that is not a system message, nil when it has
+// none; the turn's length is how many it has.
+func (t *turn) lastOf(msgs []any) map[string]any {
+	t.length = len(msgs)
+	if len(msgs) == 0 {
+		return nil
+	}
 	i := len(msgs) - 1
 	for i > 0 && str(obj(msgs[i])["role"]) == "system" {
 		i--

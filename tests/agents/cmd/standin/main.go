@@ -13,10 +13,14 @@ import (
 	"github.com/taw-tmux/taw/tests/agents/standin"
 )
 
+// The flags.
+var (
+	addr    = flag.String("addr", "127.0.0.1:0", "address to listen on (loopback only)")
+	logPath = flag.String("log", "", "file to append one line per request to")
+	dump    = flag.String("dump", "", "folder to write each request's body to")
+)
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (loopback only)")
-	logPath := flag.String("log", "", "file to append one line per request to")
-	dump := flag.String("dump", "", "folder to write each request's body to")
 	flag.Parse()
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {

@@ -2,7 +2,6 @@ package tests
 
 import (
 	"encoding/json"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -10,20 +9,38 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// Script commands of the integration scripts.
+// The commands that put a value in a script variable, or check values against each other.
 func init() {
+	// stdout2env <name>: put the last command's stdout, trimmed, in $name.
+	define("stdout2env <name>", 1, 1, func(ts *testscript.TestScript, args []string) {
+		ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+	})
+
+	// nowms <name> [offset-seconds]: put the current unix time in milliseconds, plus the offset
+	// (which may be negative), in $name.
+	define("nowms <name> [offset-seconds]", 1, 2, func(ts *testscript.TestScript, args []string) {
+		ms := time.Now().UnixMilli()
+		if len(args) == 2 {
+			off, err := strconv.ParseInt(args[1], 10, 64)
+			ts.Check(err)
+			ms += off * 1000
+		}
+		ts.Setenv(args[0], strconv.FormatInt(ms, 10))
+	})
+
 	// seqcheck <pane> <source> <ns|us> <var>: the seq the pane keeps for source is the time
 	// since the epoch in that unit (within a minute of now); it goes in $var.
-	commands["seqcheck"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 4 || (args[2] != "ns" && args[2] != "us") {
-			ts.Fatalf("usage: seqcheck <pane> <source> <ns|us> <var>")
+	seqUsage := "seqcheck <pane> <source> <ns|us> <var>"
+	define(seqUsage, 4, 4, func(ts *testscript.TestScript, args []string) {
+		if args[2] != "ns" && args[2] != "us" {
+			ts.Fatalf("usage: %s", seqUsage)
 		}
-		cmd := exec.Command("tmux", "-L", ts.Getenv("TAW_SOCKET"), "show-options", "-p", "-v", "-t", args[0], "@agent_seq")
-		cmd.Env = environ(ts)
-		out, err := cmd.Output()
-		ts.Check(err)
+		out, err := scriptTmux(ts, "show-options", "-p", "-v", "-t", args[0], "@agent_seq")
+		if err != nil {
+			ts.Fatalf("seqcheck: %v: %s", err, out)
+		}
 		var book [][2]json.RawMessage
-		ts.Check(json.Unmarshal([]byte(strings.TrimSpace(string(out))), &book))
+		ts.Check(json.Unmarshal([]byte(strings.TrimSpace(out)), &book))
 		var seq uint64
 		found := false
 		for _, e := range book {
@@ -37,23 +54,19 @@ func init() {
 			ts.Fatalf("seqcheck: no seq from %s in %s", args[1], out)
 		}
 		now := uint64(time.Now().UnixNano())
-		if args[2] == "us" {
-			now /= 1000
-		}
 		unit := uint64(time.Second)
 		if args[2] == "us" {
+			now /= 1000
 			unit /= 1000
 		}
 		if seq > now+unit || now-seq > 60*unit {
 			ts.Fatalf("seqcheck: seq %d from %s is not the %s since the epoch (now %d)", seq, args[1], args[2], now)
 		}
 		ts.Setenv(args[3], strconv.FormatUint(seq, 10))
-	}
+	})
+
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.
-	commands["seqdelta"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 3 {
-			ts.Fatalf("usage: seqdelta <var1> <var2> <n>")
-		}
+	define("seqdelta <var1> <var2> <n>", 3, 3, func(ts *testscript.TestScript, args []string) {
 		a, err := strconv.ParseUint(ts.Getenv(args[0]), 10, 64)
 		ts.Check(err)
 		b, err := strconv.ParseUint(ts.Getenv(args[1]), 10, 64)
@@ -63,5 +76,5 @@ func init() {
 		if b != a+n {
 			ts.Fatalf("seqdelta: %s=%d is not %s=%d plus %d", args[1], b, args[0], a, n)
 		}
-	}
+	})
 }
