@@ -216,16 +216,8 @@ func (d *Daemon) serveConn(nc net.Conn) {
 // can be trusted from it.
 func (c *conn) readLoop() string {
 	r := wire.NewReader(bufio.NewReaderSize(rawio.ReaderOf(c.nc), 64*1024))
-	f, outcome := readFrame(r)
-	if f == nil {
+	if outcome := handshake(r); outcome != "" {
 		return outcome
-	}
-	hello, ok := f.(*wire.Hello)
-	if !ok {
-		return outcomeFirstFrame
-	}
-	if hello.ProtocolVersion != wire.ProtocolVersion {
-		return outcomeBadVersion
 	}
 	c.send(&wire.HelloAck{ProtocolVersion: wire.ProtocolVersion, DaemonVersion: wire.DaemonVersion}, 256)
 	// Only now may broadcasts reach the connection: nothing goes out before its HelloAck.
@@ -251,6 +243,21 @@ func (c *conn) readLoop() string {
 			return outcomeKillServer
 		}
 	}
+}
+
+// handshake reads the first frame, which must be a Hello of this protocol version; "" when it is.
+func handshake(r *wire.Reader) string {
+	f, outcome := readFrame(r)
+	hello, ok := f.(*wire.Hello)
+	switch {
+	case f == nil:
+		return outcome
+	case !ok:
+		return outcomeFirstFrame
+	case hello.ProtocolVersion != wire.ProtocolVersion:
+		return outcomeBadVersion
+	}
+	return ""
 }
 
 // readFrame reads the next frame, or says how the connection ends: closed between frames, or

@@ -4,19 +4,26 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"syscall"
 	"testing"
 )
 
-func TestReaderAndTryWriteCarryEveryByte(t *testing.T) {
+// pipe is a pipe and the raw side of its read end.
+func pipe(t *testing.T) (*os.File, *os.File, syscall.RawConn) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close(); w.Close() })
 	rc, err := r.SyscallConn()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, w, rc
+}
+
+func TestReaderAndTryWriteCarryEveryByte(t *testing.T) {
+	_, w, rc := pipe(t)
 	wc, err := w.SyscallConn()
 	if err != nil {
 		t.Fatal(err)
@@ -51,15 +58,7 @@ func TestReaderAndTryWriteCarryEveryByte(t *testing.T) {
 }
 
 func TestReaderEndsWhenClosed(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	rc, err := r.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _, rc := pipe(t)
 	done := make(chan error)
 	go func() {
 		_, err := NewReader(rc).Read(make([]byte, 16))
