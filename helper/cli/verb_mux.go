@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -123,6 +124,12 @@ func MuxTmuxName(socket string) string {
 }
 
 func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
+	if f.Getenv("GOMAXPROCS") == "" {
+		// The daemon hands bytes from tmux to sockets, a few goroutines each waking for a chunk:
+		// with one processor a goroutine made ready runs on the thread that readied it, instead
+		// of waking a second thread for it, which costs an echo's latency and tmux's CPU.
+		runtime.GOMAXPROCS(1)
+	}
 	ln, err := daemon.Listen(opts.Socket, opts.Private)
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {

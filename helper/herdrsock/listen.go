@@ -1,13 +1,12 @@
 package herdrsock
 
 import (
-	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
+
+	"github.com/taw-tmux/taw/helper/unixsock"
 )
 
 // Listener is the bound socket; Close removes the socket file only while it is still this one.
@@ -24,27 +23,11 @@ func Listen(path string) (*Listener, error) {
 	if err := PrivateDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSocket == 0 {
-			return nil, fmt.Errorf("%s is there and is not a socket: remove it", path)
-		}
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("another server already serves %s", path)
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
-		}
-	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	ln, err := unixsock.Listen(path, "")
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", path, err)
+		return nil, err
 	}
 	ln.SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("make %s private: %w", path, err)
-	}
 	l := &Listener{UnixListener: ln, path: path}
 	if fi, err := os.Lstat(path); err == nil {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {

@@ -9,13 +9,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
 
 // Conn is one handshaken connection.
 type Conn struct {
 	nc  net.Conn
-	r   *bufio.Reader
+	r   *wire.Reader
 	wmu sync.Mutex
 	cid uint64
 	// Pending holds notifications that arrived while waiting for a reply, oldest first.
@@ -33,7 +34,7 @@ func Dial(path, kind string, timeout time.Duration) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w on %s (%v)", ErrNoDaemon, path, err)
 	}
-	c := &Conn{nc: nc, r: bufio.NewReaderSize(nc, 64*1024)}
+	c := &Conn{nc: nc, r: wire.NewReader(bufio.NewReaderSize(rawio.ReaderOf(nc), 64*1024))}
 	if err := c.write(&wire.Hello{ProtocolVersion: wire.ProtocolVersion, ClientKind: kind}); err != nil {
 		nc.Close()
 		return nil, err
@@ -71,7 +72,7 @@ func (c *Conn) write(f wire.Frame) error {
 
 // read reads one frame and checks its direction: a client accepts only HelloAck, Reply and Notify.
 func (c *Conn) read() (wire.Frame, error) {
-	f, err := wire.ReadDecoded(c.r)
+	f, err := c.r.Next()
 	if err != nil {
 		return nil, err
 	}

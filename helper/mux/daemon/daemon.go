@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/tmuxhost"
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
@@ -214,20 +215,9 @@ func (d *Daemon) serveConn(nc net.Conn) {
 // the next request is read. Any bad frame ends the connection with no reply: no correlation id
 // can be trusted from it.
 func (c *conn) readLoop() string {
-	r := bufio.NewReaderSize(c.nc, 64*1024)
-	f, err := wire.ReadDecoded(r)
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return outcomeClosed
-		}
-		return outcomeIOError
-	}
-	hello, ok := f.(*wire.Hello)
-	if !ok {
-		return outcomeFirstFrame
-	}
-	if hello.ProtocolVersion != wire.ProtocolVersion {
-		return outcomeBadVersion
+	r := wire.NewReader(bufio.NewReaderSize(rawio.ReaderOf(c.nc), 64*1024))
+	if outcome := handshake(r); outcome != "" {
+		return outcome
 	}
 	c.send(&wire.HelloAck{ProtocolVersion: wire.ProtocolVersion, DaemonVersion: wire.DaemonVersion}, 256)
 	// Only now may broadcasts reach the connection: nothing goes out before its HelloAck.
@@ -238,12 +228,9 @@ func (c *conn) readLoop() string {
 		if c.q.isDead() {
 			return outcomeIOError
 		}
-		f, err := wire.ReadDecoded(r)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return outcomeClosed
-			}
-			return outcomeBadFrame
+		f, outcome := readFrame(r)
+		if f == nil {
+			return outcome
 		}
 		req, ok := f.(*wire.Request)
 		if !ok {
@@ -258,6 +245,34 @@ func (c *conn) readLoop() string {
 	}
 }
 
+// handshake reads the first frame, which must be a Hello of this protocol version; "" when it is.
+func handshake(r *wire.Reader) string {
+	f, outcome := readFrame(r)
+	hello, ok := f.(*wire.Hello)
+	switch {
+	case f == nil:
+		return outcome
+	case !ok:
+		return outcomeFirstFrame
+	case hello.ProtocolVersion != wire.ProtocolVersion:
+		return outcomeBadVersion
+	}
+	return ""
+}
+
+// readFrame reads the next frame, or says how the connection ends: closed between frames, or
+// broken by a bad or cut-off frame.
+func readFrame(r *wire.Reader) (wire.Frame, string) {
+	f, err := r.Next()
+	switch {
+	case err == nil:
+		return f, ""
+	case errors.Is(err, io.EOF):
+		return nil, outcomeClosed
+	}
+	return nil, outcomeBadFrame
+}
+
 // register adds a handshaken connection to the fan-out set, unless the daemon is shutting down.
 func (d *Daemon) register(c *conn) bool {
 	d.connsMu.Lock()
@@ -269,19 +284,49 @@ func (d *Daemon) register(c *conn) bool {
 	return true
 }
 
+// send queues a frame to this connection. A frame that cannot be written whole (over 4 MiB)
+// stops the connection: sending part of it, or skipping it, would desynchronise or silently
+// drop the stream.
 func (c *conn) send(f wire.Frame, cost int) bool {
-	framed, err := wire.EncodeFramed(f)
+	buf := framePool.Get().(*[]byte)
+	defer putFrameBuf(buf)
+	framed, err := wire.AppendFramed((*buf)[:0], f)
+	*buf = framed
 	if err != nil {
-		c.q.failEncode()
+		c.q.kill()
 		return false
 	}
 	return c.q.push(framed, cost)
 }
 
+// framePool holds encoding buffers: queues copy only what a socket does not take at once, so
+// a stream of output is encoded into the same few buffers, with no allocation per chunk.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 16*1024); return &b }}
+
+// putFrameBuf returns a buffer to the pool, unless a rare big frame grew it.
+func putFrameBuf(b *[]byte) {
+	if cap(*b) <= 256*1024 {
+		framePool.Put(b)
+	}
+}
+
 // fanout queues an event to every connection subscribed to the pane. Callers hold the pane's
 // lock, so frames of one pane are queued in seq order and never after a snapshot that holds them.
 func (d *Daemon) fanout(paneID string, ev wire.Event) {
-	framed, err := wire.EncodeFramed(&wire.Notify{Event: ev})
+	d.notify(ev, func(c *conn) bool { return c.subscribed(paneID) })
+}
+
+// broadcast queues an event to every connection, subscribed or not.
+func (d *Daemon) broadcast(ev wire.Event) {
+	d.notify(ev, func(*conn) bool { return true })
+}
+
+// notify encodes an event once and queues it to every connection to that wants it.
+func (d *Daemon) notify(ev wire.Event, to func(*conn) bool) {
+	buf := framePool.Get().(*[]byte)
+	defer putFrameBuf(buf)
+	framed, err := wire.AppendFramed((*buf)[:0], &wire.Notify{Event: ev})
+	*buf = framed
 	if err != nil {
 		return // a PaneOutput chunk is at most 64 KiB, far below the frame limit
 	}
@@ -289,22 +334,9 @@ func (d *Daemon) fanout(paneID string, ev wire.Event) {
 	d.connsMu.RLock()
 	defer d.connsMu.RUnlock()
 	for c := range d.conns {
-		if c.subscribed(paneID) {
+		if to(c) {
 			c.q.push(framed, cost)
 		}
-	}
-}
-
-// broadcast queues an event to every connection, subscribed or not.
-func (d *Daemon) broadcast(ev wire.Event) {
-	framed, err := wire.EncodeFramed(&wire.Notify{Event: ev})
-	if err != nil {
-		return
-	}
-	d.connsMu.RLock()
-	defer d.connsMu.RUnlock()
-	for c := range d.conns {
-		c.q.push(framed, eventCost(ev))
 	}
 }
 

@@ -5,18 +5,9 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
-
-// failEncode stops a connection whose frame cannot be written whole (over 4 MiB): sending part
-// of it, or skipping it, would desynchronise or silently drop the stream.
-func (q *outQueue) failEncode() {
-	q.mu.Lock()
-	q.dead = true
-	q.signal()
-	q.mu.Unlock()
-	q.nc.Close()
-}
 
 // MaxQueueBytes caps what one connection may have waiting to be written. A connection that falls
 // further behind is cut, never fed a stream with holes: its client reconnects and attaches again.
@@ -50,27 +41,10 @@ func newOutQueue(nc net.Conn) *outQueue {
 	return q
 }
 
-// tryWrite writes what the socket takes now, never waiting, and says how much that was.
-func (q *outQueue) tryWrite(b []byte) int {
-	n := 0
-	_ = q.raw.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			m, err := syscall.Write(int(fd), b[n:])
-			if m > 0 {
-				n += m
-			}
-			if err != nil || m <= 0 {
-				break // full (or failing): the writer goroutine carries on with the rest
-			}
-		}
-		return true
-	})
-	return n
-}
-
 // push queues one framed frame (length prefix and body, as EncodeFramed makes it) with its
 // accounted cost. It returns false when the connection is dead or is now cut for going over the
-// cap. The bytes are shared, never changed, so one encoding can go to many connections.
+// cap. The caller may reuse framed once push returns: what the socket does not take at once is
+// copied, so one encoding goes to many connections and most frames are never copied at all.
 func (q *outQueue) push(framed []byte, cost int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -85,13 +59,13 @@ func (q *outQueue) push(framed []byte, cost int) bool {
 		return false
 	}
 	if len(q.frames) == 0 && !q.writing && q.raw != nil {
-		n := q.tryWrite(framed)
+		n := rawio.TryWrite(q.raw, framed)
 		if n == len(framed) {
 			return true
 		}
 		framed = framed[n:]
 	}
-	q.frames = append(q.frames, framed)
+	q.frames = append(q.frames, append([]byte(nil), framed...))
 	q.costs = append(q.costs, cost)
 	q.bytes += cost
 	q.signal()

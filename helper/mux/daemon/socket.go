@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"time"
+
+	"github.com/taw-tmux/taw/helper/unixsock"
 )
 
 // DefaultSocket is where the daemon listens unless told otherwise: $XDG_RUNTIME_DIR/taw/mux.sock,
@@ -25,7 +26,7 @@ func DefaultSocket(getenv func(string) string) string {
 const maxSocketPath = 107
 
 // ErrAlreadyRunning means a daemon already answers on the socket.
-var ErrAlreadyRunning = errors.New("a daemon is already listening")
+var ErrAlreadyRunning = unixsock.ErrLive
 
 // Listen binds the socket: private is true for the default location, whose directory is made
 // (or must already be) 0700 and ours. The socket itself is 0600. A stale socket left by a dead
@@ -40,25 +41,9 @@ func Listen(path string, private bool) (*net.UnixListener, error) {
 			return nil, err
 		}
 	}
-	if st, err := os.Lstat(path); err == nil {
-		if st.Mode()&os.ModeSocket == 0 {
-			return nil, fmt.Errorf("%s exists and is not a socket: remove it or pick another --socket", path)
-		}
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("%s: %w", path, ErrAlreadyRunning)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("remove stale socket: %w", err)
-		}
-	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	ln, err := unixsock.Listen(path, " or pick another --socket")
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", path, err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("make the socket private: %w", err)
+		return nil, err
 	}
 	ln.SetUnlinkOnClose(true)
 	return ln, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/mux/proctree"
+	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
@@ -309,9 +310,10 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 
 func (p *Pane) read(out func([]byte)) {
 	defer close(p.done)
+	r := rawio.ReaderOf(p.fifo) // one thread woken per chunk, not two (see rawio)
 	buf := make([]byte, 64*1024)
 	for {
-		n, err := p.fifo.Read(buf)
+		n, err := r.Read(buf)
 		if n > 0 {
 			out(buf[:n])
 		}

@@ -438,7 +438,7 @@ func decodeEvent(v *jsonValue) (Event, error) {
 func variant(v *jsonValue, enum string) (name string, content *jsonValue, err error) {
 	switch v.kind {
 	case jsonString:
-		return v.s, nil, nil
+		return v.text(), nil, nil
 	case jsonObject:
 		if len(v.obj) != 1 {
 			if len(v.obj) == 0 {
@@ -474,7 +474,7 @@ func quoteList(names []string) string {
 func invalidType(v *jsonValue, expected string) error {
 	switch v.kind {
 	case jsonString:
-		return decodeErrorf("invalid type: string %q, expected %s", v.s, expected)
+		return decodeErrorf("invalid type: string %q, expected %s", v.text(), expected)
 	case jsonNumber:
 		return decodeErrorf("invalid type: number %s, expected %s", v.s, expected)
 	}
@@ -540,7 +540,7 @@ func asString(v *jsonValue) (string, error) {
 	if v.kind != jsonString {
 		return "", invalidType(v, "a string")
 	}
-	return v.s, nil
+	return v.text(), nil
 }
 
 func asOptString(v *jsonValue) (*string, error) {
@@ -618,22 +618,28 @@ func asOptI32(v *jsonValue) (*int32, error) {
 
 func asI64(v *jsonValue) (int64, error) { return asInt(v, math.MinInt64, math.MaxInt64, "i64") }
 
+// strictBase64 is standard base64 with canonical padding and no trailing bits.
+var strictBase64 = base64.StdEncoding.Strict()
+
 // asBase64 reads standard base64 with canonical padding; line breaks, which Go would skip, are
 // rejected as a Conmux v1 peer rejects them.
 func asBase64(v *jsonValue) ([]byte, error) {
-	s, err := asString(v)
-	if err != nil {
-		return nil, err
+	if v.kind != jsonString {
+		return nil, invalidType(v, "a string")
 	}
-	if strings.ContainsAny(s, "\r\n") {
-		return nil, decodeErrorf("invalid base64: line break in the data")
+	// A string without escapes holds no control character (the parser refused one), so only an
+	// escaped string can carry a line break.
+	data := v.raw
+	if !v.isRaw {
+		if strings.ContainsAny(v.s, "\r\n") {
+			return nil, decodeErrorf("invalid base64: line break in the data")
+		}
+		data = []byte(v.s)
 	}
-	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	b := make([]byte, strictBase64.DecodedLen(len(data)))
+	n, err := strictBase64.Decode(b, data)
 	if err != nil {
 		return nil, decodeErrorf("invalid base64: %v", err)
 	}
-	if b == nil {
-		b = []byte{}
-	}
-	return b, nil
+	return b[:n], nil
 }

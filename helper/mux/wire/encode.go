@@ -20,15 +20,22 @@ func Encode(f Frame) ([]byte, error) {
 
 // EncodeFramed is Encode with the length prefix in front, built in one buffer.
 func EncodeFramed(f Frame) ([]byte, error) {
-	e := &encoder{buf: make([]byte, 4, 4+sizeHint(f))}
+	return AppendFramed(make([]byte, 0, 4+sizeHint(f)), f)
+}
+
+// AppendFramed appends the length prefix and the frame to dst, so that a caller can reuse one
+// buffer for frame after frame. On an error dst comes back as it was.
+func AppendFramed(dst []byte, f Frame) ([]byte, error) {
+	start := len(dst)
+	e := encoder{buf: append(dst, 0, 0, 0, 0)}
 	if err := e.frame(f); err != nil {
-		return nil, err
+		return dst, err
 	}
-	n := len(e.buf) - 4
+	n := len(e.buf) - start - 4
 	if n > MaxFrameBytes {
-		return nil, &OversizeError{Len: uint64(n)}
+		return dst, &OversizeError{Len: uint64(n)}
 	}
-	binary.LittleEndian.PutUint32(e.buf, uint32(n))
+	binary.LittleEndian.PutUint32(e.buf[start:], uint32(n))
 	return e.buf, nil
 }
 
@@ -96,11 +103,13 @@ func EncodeReply(r *Reply) ([]byte, error) {
 
 type encoder struct{ buf []byte }
 
-func (e *encoder) raw(s string)    { e.buf = append(e.buf, s...) }
-func (e *encoder) uint(n uint64)   { e.buf = strconv.AppendUint(e.buf, n, 10) }
-func (e *encoder) int(n int64)     { e.buf = strconv.AppendInt(e.buf, n, 10) }
-func (e *encoder) bool(b bool)     { e.buf = strconv.AppendBool(e.buf, b) }
-func (e *encoder) b64(data []byte) { e.raw(`"` + base64.StdEncoding.EncodeToString(data) + `"`) }
+func (e *encoder) raw(s string)  { e.buf = append(e.buf, s...) }
+func (e *encoder) uint(n uint64) { e.buf = strconv.AppendUint(e.buf, n, 10) }
+func (e *encoder) int(n int64)   { e.buf = strconv.AppendInt(e.buf, n, 10) }
+func (e *encoder) bool(b bool)   { e.buf = strconv.AppendBool(e.buf, b) }
+func (e *encoder) b64(data []byte) {
+	e.buf = append(base64.StdEncoding.AppendEncode(append(e.buf, '"'), data), '"')
+}
 func (e *encoder) key(name string) { e.raw(`"` + name + `":`) }
 func (e *encoder) comma()          { e.buf = append(e.buf, ',') }
 

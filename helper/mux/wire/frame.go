@@ -21,7 +21,10 @@ func (e *OversizeError) Error() string {
 // ReadFrame reads one length-prefixed body. It returns io.EOF when the peer closed cleanly between
 // frames, io.ErrUnexpectedEOF when it closed inside one, and *OversizeError, before allocating
 // anything, when the declared length is over the limit.
-func ReadFrame(r io.Reader) ([]byte, error) {
+func ReadFrame(r io.Reader) ([]byte, error) { return readFrame(r, nil) }
+
+// readFrame is ReadFrame into buf when the body fits it.
+func readFrame(r io.Reader, buf []byte) ([]byte, error) {
 	var prefix [4]byte
 	n, err := io.ReadFull(r, prefix[:])
 	switch {
@@ -37,7 +40,11 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 	if size > MaxFrameBytes {
 		return nil, &OversizeError{Len: uint64(size)}
 	}
-	body := make([]byte, size)
+	body := buf[:0]
+	if cap(body) < int(size) {
+		body = make([]byte, size)
+	}
+	body = body[:size]
 	if _, err := io.ReadFull(r, body); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, io.ErrUnexpectedEOF
@@ -72,6 +79,32 @@ func ReadDecoded(r io.Reader) (Frame, error) {
 	body, err := ReadFrame(r)
 	if err != nil {
 		return nil, err
+	}
+	return DecodeFrame(body)
+}
+
+// Reader reads and decodes frames one after another through one body buffer: a decoded frame
+// keeps nothing of its body, so a stream of output costs no allocation per frame for the body.
+type Reader struct {
+	r    io.Reader
+	body []byte
+}
+
+// keepBody is the largest body buffer a Reader keeps between frames; a rare big frame (a
+// snapshot, a large Send) is not held for the life of the connection.
+const keepBody = 256 * 1024
+
+// NewReader reads frames from r.
+func NewReader(r io.Reader) *Reader { return &Reader{r: r} }
+
+// Next reads and decodes the next frame, with ReadFrame's errors.
+func (fr *Reader) Next() (Frame, error) {
+	body, err := readFrame(fr.r, fr.body)
+	if err != nil {
+		return nil, err
+	}
+	if cap(body) <= keepBody {
+		fr.body = body
 	}
 	return DecodeFrame(body)
 }

@@ -29,9 +29,21 @@ func (k jsonKind) String() string {
 type jsonValue struct {
 	kind jsonKind
 	b    bool
-	s    string // a string's value, or a number's literal text
-	arr  []*jsonValue
-	obj  []jsonMember
+	s    string // a number's literal text, or a string's value when it held escapes
+	// raw is a string without escapes as it lies in the frame body, read before the body is
+	// reused: base64 data is decoded straight from it, with no copy in between.
+	raw   []byte
+	isRaw bool
+	arr   []*jsonValue
+	obj   []jsonMember
+}
+
+// text is a string's value.
+func (v *jsonValue) text() string {
+	if v.isRaw {
+		return string(v.raw)
+	}
+	return v.s
 }
 
 type jsonMember struct {
@@ -96,11 +108,14 @@ func (p *jsonParser) value() (*jsonValue, error) {
 	case c == '[':
 		return p.array()
 	case c == '"':
-		s, err := p.str()
+		raw, unescaped, err := p.scanStr()
 		if err != nil {
 			return nil, err
 		}
-		return &jsonValue{kind: jsonString, s: s}, nil
+		if unescaped != nil {
+			return &jsonValue{kind: jsonString, s: string(unescaped)}, nil
+		}
+		return &jsonValue{kind: jsonString, raw: raw, isRaw: true}, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
@@ -252,24 +267,31 @@ func (p *jsonParser) number() (*jsonValue, error) {
 }
 
 func (p *jsonParser) str() (string, error) {
+	raw, unescaped, err := p.scanStr()
+	if unescaped != nil {
+		return string(unescaped), err
+	}
+	return string(raw), err
+}
+
+// scanStr reads a string: without escapes, raw is its bytes in the body (no copy) and unescaped
+// is nil; with escapes, unescaped is its value.
+func (p *jsonParser) scanStr() (raw, unescaped []byte, err error) {
 	p.pos++ // the opening quote
 	var out []byte
 	start := p.pos
 	for {
 		if p.pos >= len(p.data) {
-			return "", p.errorf("EOF while parsing a string")
+			return nil, nil, p.errorf("EOF while parsing a string")
 		}
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
-			var s string
-			if out == nil {
-				s = string(p.data[start:p.pos]) // no escapes: one copy, not two
-			} else {
-				s = string(append(out, p.data[start:p.pos]...))
-			}
 			p.pos++
-			return s, nil
+			if out == nil {
+				return p.data[start : p.pos-1], nil, nil
+			}
+			return nil, append(out, p.data[start:p.pos-1]...), nil
 		case c >= 0x20 && c < utf8.RuneSelf && c != '\\':
 			// Plain ASCII, the bulk of base64 data: run through it without the cases below.
 			p.pos++
@@ -281,12 +303,12 @@ func (p *jsonParser) str() (string, error) {
 				p.pos++
 			}
 		case c < 0x20:
-			return "", p.errorf("control character in string")
+			return nil, nil, p.errorf("control character in string")
 		case c == '\\':
 			out = append(out, p.data[start:p.pos]...)
 			r, err := p.escape()
 			if err != nil {
-				return "", err
+				return nil, nil, err
 			}
 			out = utf8.AppendRune(out, r)
 			start = p.pos
@@ -295,7 +317,7 @@ func (p *jsonParser) str() (string, error) {
 		default:
 			r, n := utf8.DecodeRune(p.data[p.pos:])
 			if r == utf8.RuneError && n <= 1 {
-				return "", p.errorf("invalid unicode code point")
+				return nil, nil, p.errorf("invalid unicode code point")
 			}
 			p.pos += n
 		}

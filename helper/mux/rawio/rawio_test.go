@@ -1,0 +1,71 @@
+package rawio
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"syscall"
+	"testing"
+)
+
+// pipe is a pipe and the raw side of its read end.
+func pipe(t *testing.T) (*os.File, *os.File, syscall.RawConn) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	rc, err := r.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w, rc
+}
+
+func TestReaderAndTryWriteCarryEveryByte(t *testing.T) {
+	_, w, rc := pipe(t)
+	wc, err := w.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 300*1024) // more than a pipe holds: TryWrite takes only part
+	for i := range want {
+		want[i] = byte(i * 7)
+	}
+	done := make(chan []byte)
+	go func() {
+		got, err := io.ReadAll(NewReader(rc))
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	rest := want
+	for len(rest) > 0 {
+		n := TryWrite(wc, rest)
+		if n == 0 {
+			if _, err := w.Write(rest[:1]); err != nil { // waits for room
+				t.Fatal(err)
+			}
+			n = 1
+		}
+		rest = rest[n:]
+	}
+	w.Close()
+	if got := <-done; !bytes.Equal(got, want) {
+		t.Fatalf("read %d bytes, not the %d written", len(got), len(want))
+	}
+}
+
+func TestReaderEndsWhenClosed(t *testing.T) {
+	r, _, rc := pipe(t)
+	done := make(chan error)
+	go func() {
+		_, err := NewReader(rc).Read(make([]byte, 16))
+		done <- err
+	}()
+	r.Close()
+	if err := <-done; err == nil {
+		t.Fatal("a read of a closed pipe returned no error")
+	}
+}
