@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+
+	"github.com/taw-tmux/taw/helper/rawio"
 )
 
 // Control is one long-lived control-mode client (tmux -C attach-session): commands go in as
@@ -16,8 +18,9 @@ import (
 // output of every pane of the attached session arrives as %output lines, byte for byte. One
 // connection serves every call, so no call pays for a new client.
 type Control struct {
-	proc *exec.Cmd
-	in   io.WriteCloser
+	proc  *exec.Cmd
+	in    io.WriteCloser
+	write io.Writer // in, written with raw system calls
 
 	wmu sync.Mutex // held while writing lines and queueing their calls, so both keep one order
 
@@ -70,8 +73,9 @@ func (c *Client) StartControl(ctx context.Context, session, flags string, output
 	if err := proc.Start(); err != nil {
 		return nil, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("cannot run tmux (%v): install tmux or put it on PATH", err)}
 	}
-	ctl := &Control{proc: proc, in: in, output: output, pending: map[string][]byte{}, done: make(chan struct{})}
-	go ctl.read(out, &stderr)
+	// Raw reads and writes: on the echo path a plain one wakes a second runtime thread (see rawio).
+	ctl := &Control{proc: proc, in: in, write: rawio.WriterOf(in), output: output, pending: map[string][]byte{}, done: make(chan struct{})}
+	go ctl.read(rawio.ReaderOf(out), &stderr)
 	// The first block answers the attach itself; a call that round-trips proves the client is in.
 	if _, err := ctl.Run(ctx, Cmd{"display-message", "-p", "ok"}); err != nil {
 		ctl.Close()
@@ -160,7 +164,7 @@ func (ctl *Control) send(cmds []Cmd, calls []*controlCall) error {
 	}
 	ctl.calls = append(ctl.calls, calls...)
 	ctl.mu.Unlock()
-	if _, err := ctl.in.Write(line); err != nil {
+	if _, err := ctl.write.Write(line); err != nil {
 		// The reader fails the queued calls when the client ends; these are among them.
 		end := &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client has ended: " + err.Error()}
 		ctl.mu.Lock()

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/wire"
+	"github.com/taw-tmux/taw/helper/rawio"
 )
 
 // Conn is one handshaken connection.

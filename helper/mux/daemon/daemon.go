@@ -12,9 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/tmuxhost"
 	"github.com/taw-tmux/taw/helper/mux/wire"
+	"github.com/taw-tmux/taw/helper/rawio"
 )
 
 // Timings of the protocol.

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/taw-tmux/taw/helper/mux/rawio"
 	"github.com/taw-tmux/taw/helper/mux/wire"
+	"github.com/taw-tmux/taw/helper/rawio"
 )
 
 // MaxQueueBytes caps what one connection may have waiting to be written. A connection that falls

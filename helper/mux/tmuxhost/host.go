@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/mux/proctree"
-	"github.com/taw-tmux/taw/helper/mux/rawio"
+	"github.com/taw-tmux/taw/helper/rawio"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"

@@ -55,6 +55,49 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// Writer writes a non-blocking descriptor through its RawConn.
+type Writer struct{ rc syscall.RawConn }
+
+// WriterOf writes w with raw system calls when it is a descriptor the runtime polls (a net.Conn,
+// an *os.File), and is w itself otherwise. Deadlines set on w still hold.
+func WriterOf(w io.Writer) io.Writer {
+	if sc, ok := w.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			return &Writer{rc: rc}
+		}
+	}
+	return w
+}
+
+// Write writes all of b, waiting for room whenever the descriptor is full.
+func (w *Writer) Write(b []byte) (int, error) {
+	n := 0
+	var errno syscall.Errno
+	err := w.rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, e := write(fd, b[n:])
+			switch {
+			case e == syscall.EINTR:
+				continue
+			case e == syscall.EAGAIN:
+				return false // full: wait in the poller, then go on from n
+			case e != 0:
+				errno = e
+				return true
+			}
+			n += m
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return n, err
+	case errno != 0:
+		return n, errno
+	}
+	return n, nil
+}
+
 // TryWrite writes what the descriptor takes now, never waiting, and says how much that was.
 func TryWrite(rc syscall.RawConn, b []byte) int {
 	n := 0

@@ -69,3 +69,37 @@ func TestReaderEndsWhenClosed(t *testing.T) {
 		t.Fatal("a read of a closed pipe returned no error")
 	}
 }
+
+func TestWriterWaitsForRoomAndCarriesEveryByte(t *testing.T) {
+	r, w, _ := pipe(t)
+	want := make([]byte, 300*1024) // more than a pipe holds: Write must wait for the reader
+	for i := range want {
+		want[i] = byte(i * 13)
+	}
+	done := make(chan []byte)
+	go func() {
+		got, err := io.ReadAll(r)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	wr := WriterOf(w)
+	if _, raw := wr.(*Writer); !raw {
+		t.Fatalf("WriterOf(*os.File) is %T, want the raw writer", wr)
+	}
+	if n, err := wr.Write(want); err != nil || n != len(want) {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(want))
+	}
+	w.Close()
+	if got := <-done; !bytes.Equal(got, want) {
+		t.Fatalf("read %d bytes, not the %d written", len(got), len(want))
+	}
+}
+
+func TestWriterOfAPlainWriterIsItself(t *testing.T) {
+	var b bytes.Buffer
+	if WriterOf(&b) != io.Writer(&b) {
+		t.Fatal("WriterOf wrapped a writer that has no descriptor")
+	}
+}
