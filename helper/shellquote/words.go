@@ -5,7 +5,7 @@ import "strings"
 // Words cuts a line into words at blanks (spaces, tabs, newlines), keeping a 'single' or
 // "double" quoted part whole, without its quotes. It reads the simple lines taw writes for
 // itself (a saved resume command) and tmux-resurrect's settings; it knows no backslash escape,
-// so it is not a shell's reader and does not read back Quoted's '\” form.
+// so it is not a shell's reader and does not read back Quoted's escaped apostrophes.
 func Words(line string) []string {
 	var words []string
 	var cur strings.Builder
