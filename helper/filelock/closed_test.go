@@ -46,30 +46,27 @@ func TestClosedDir(t *testing.T) {
 	if err := os.Chmod(filepath.Join(base, "shared"), 0o770); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name   string
-		dir    string
-		unsafe string // what the refusal says; "" when the folder is accepted and left 0700
-	}{
-		{"missing folders are made", "made/below", ""},
-		{"a folder of the user's others may read is narrowed", "open", ""},
-		{"a folder others may write in is refused", "shared", "others may write in it"},
-		{"a link is refused", "link", "symbolic link"},
-		{"a file is refused", "file", "not a folder"},
+	// Each folder below base, and what its refusal says: "" when it is accepted and left 0700.
+	refusals := map[string]string{
+		"made/below": "",                       // missing folders are made
+		"open":       "",                       // a folder of the user's others may read is narrowed
+		"shared":     "others may write in it", // a folder others may write in is refused
+		"link":       "symbolic link",
+		"file":       "not a folder",
 	}
-	for _, tt := range tests {
-		dir := filepath.Join(base, tt.dir)
+	for rel, unsafe := range refusals {
+		dir := filepath.Join(base, rel)
 		err := ClosedDir(dir)
-		if tt.unsafe != "" {
-			wantUnsafe(t, err, tt.unsafe)
+		if unsafe != "" {
+			wantUnsafe(t, err, unsafe)
 			continue
 		}
 		if err != nil {
-			t.Errorf("%s: %v", tt.name, err)
+			t.Errorf("%s: %v", rel, err)
 			continue
 		}
 		if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
-			t.Errorf("%s: left %v, want 0700", tt.name, fi.Mode().Perm())
+			t.Errorf("%s: left %v, want 0700", rel, fi.Mode().Perm())
 		}
 	}
 }
