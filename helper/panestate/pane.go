@@ -220,7 +220,7 @@ func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
 
 // ListCmd is the tmux call that prints the selection of every pane, each row after prefix.
 func (s Selection) ListCmd(prefix string) tmux.Cmd {
-	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
+	return tmux.ListAllPanes(prefix + s.Format())
 }
 
 // List reads every pane of the server in one tmux call.

@@ -3,7 +3,8 @@ package report
 import "testing"
 
 func TestPrintable(t *testing.T) {
-	cases := map[string]string{
+	// Each text and what Printable makes of it.
+	for in, want := range map[string]string{
 		"":                      "",
 		"plain words":           "plain words",
 		"two\nlines\tand a tab": "two lines and a tab",
@@ -11,8 +12,7 @@ func TestPrintable(t *testing.T) {
 		"bad \xff byte":         "bad  byte",
 		"日本語 kept":              "日本語 kept",
 		"\u0085next line":       " next line",
-	}
-	for in, want := range cases {
+	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}

@@ -5,16 +5,18 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/shellquote"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
-// Settings that choose which programs a restore starts again (see tmuxconf.Catalogue). A
-// tmux-resurrect configuration keeps working: its @resurrect-processes is read when ours is unset.
+// Settings that choose which programs a restore starts again (named and described in
+// tmuxconf.Catalogue). A tmux-resurrect configuration keeps working: its @resurrect-processes is
+// read when ours is unset.
 const (
-	SettingRestorePrograms      = "@agent-wizard-restore-programs"
+	SettingRestorePrograms      = tmuxconf.SettingRestorePrograms
 	SettingResurrectProcesses   = "@resurrect-processes"
-	SettingSavePaneContents     = "@agent-wizard-save-pane-contents"
-	SettingPaneContentsLines    = "@agent-wizard-pane-contents-lines"
-	SettingRestoreOnStart       = "@agent-wizard-restore-on-start"
+	SettingSavePaneContents     = tmuxconf.SettingSavePaneContents
+	SettingPaneContentsLines    = tmuxconf.SettingPaneContentsLines
+	SettingRestoreOnStart       = tmuxconf.SettingRestoreOnStart
 	DefaultPaneContentsLines    = 2000
 	MaxPaneContentsLines        = 100000
 	restoreOnStartReplaceValue  = "replace"
