@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // States status reports.
@@ -51,10 +52,7 @@ func embeddableBin(path string) string {
 
 // StateDirFor is where taw keeps its integration backups.
 func StateDirFor(e Env) string {
-	if d := e.get("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "taw", "integrations")
-	}
-	return filepath.Join(e.Home, ".local", "state", "taw", "integrations")
+	return filepath.Join(xdg.StateHome(e.lookup), "taw", "integrations")
 }
 
 // ReadOnlyError is a config the person made read-only: taw leaves it as it is.

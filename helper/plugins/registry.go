@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Entry is one linked plugin in the registry.
@@ -27,11 +28,7 @@ type Registry struct {
 
 // RegistryPath is $XDG_DATA_HOME/taw/plugins.json, else ~/.local/share/taw/plugins.json.
 func RegistryPath(getenv func(string) string) string {
-	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "share")
-	}
-	return filepath.Join(dir, "taw", "plugins.json")
+	return filepath.Join(xdg.DataHome(getenv), "taw", "plugins.json")
 }
 
 // ReadRegistry reads the registry; a missing file is an empty one.
