@@ -99,35 +99,8 @@ func Summary(counts map[string]int) (styled, plain string) {
 
 // Changes are the tmux commands that turn the published options from old into new.
 func Changes(old, new Published) []tmux.Cmd {
-	var cmds []tmux.Cmd
-	for id, s := range new.Windows {
-		if old.Windows[id] != s {
-			cmds = append(cmds,
-				tmux.Cmd{"set-option", "-wq", "-t", id, OptWindowState, s},
-				tmux.Cmd{"set-option", "-wq", "-t", id, OptWindowBadge, Badge(s)})
-		}
-	}
-	for id := range old.Windows {
-		if _, ok := new.Windows[id]; !ok {
-			cmds = append(cmds,
-				tmux.Cmd{"set-option", "-wqu", "-t", id, OptWindowState},
-				tmux.Cmd{"set-option", "-wqu", "-t", id, OptWindowBadge})
-		}
-	}
-	for id, s := range new.Sessions {
-		if old.Sessions[id] != s {
-			cmds = append(cmds,
-				tmux.Cmd{"set-option", "-q", "-t", id, OptSessionState, s},
-				tmux.Cmd{"set-option", "-q", "-t", id, OptSessionBadge, Badge(s)})
-		}
-	}
-	for id := range old.Sessions {
-		if _, ok := new.Sessions[id]; !ok {
-			cmds = append(cmds,
-				tmux.Cmd{"set-option", "-qu", "-t", id, OptSessionState},
-				tmux.Cmd{"set-option", "-qu", "-t", id, OptSessionBadge})
-		}
-	}
+	cmds := scopeChanges(old.Windows, new.Windows, "-wq", "-wqu", OptWindowState, OptWindowBadge)
+	cmds = append(cmds, scopeChanges(old.Sessions, new.Sessions, "-q", "-qu", OptSessionState, OptSessionBadge)...)
 	for _, k := range GlobalOptions() {
 		v := new.Global[k]
 		if old.Global[k] == v {
@@ -141,6 +114,27 @@ func Changes(old, new Published) []tmux.Cmd {
 	}
 	// old must hold only windows and sessions that still exist (see Existing): unsetting an
 	// option of a closed one would fail the whole call.
+	return cmds
+}
+
+// scopeChanges are the commands that turn the states of one scope (window or session id → state)
+// from old into new: set and unset are set-option's flags for that scope.
+func scopeChanges(old, new map[string]string, set, unset, stateOpt, badgeOpt string) []tmux.Cmd {
+	var cmds []tmux.Cmd
+	for id, s := range new {
+		if old[id] != s {
+			cmds = append(cmds,
+				tmux.Cmd{"set-option", set, "-t", id, stateOpt, s},
+				tmux.Cmd{"set-option", set, "-t", id, badgeOpt, Badge(s)})
+		}
+	}
+	for id := range old {
+		if _, ok := new[id]; !ok {
+			cmds = append(cmds,
+				tmux.Cmd{"set-option", unset, "-t", id, stateOpt},
+				tmux.Cmd{"set-option", unset, "-t", id, badgeOpt})
+		}
+	}
 	return cmds
 }
 

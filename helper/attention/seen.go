@@ -52,5 +52,5 @@ func ClearCmds(paneID string) []tmux.Cmd {
 
 // listDone lists every pane's id and @agent_done, each row after prefix.
 func listDone(prefix string) tmux.Cmd {
-	return tmux.Cmd{"list-panes", "-a", "-F", prefix + "#{pane_id}" + sep + "#{" + panestate.OptDone + "}"}
+	return tmux.ListAllPanes(prefix + "#{pane_id}" + sep + "#{" + panestate.OptDone + "}")
 }

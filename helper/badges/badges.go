@@ -4,19 +4,20 @@ import (
 	"context"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 // Snippet is what taw appends to a window format: a space and the window's badge when the window
 // has an agent, nothing otherwise. Its exact text is its tag: taw takes out only this.
-const Snippet = "#{?#{@agent_window_state}, #{@agent_window_badge},}"
+const Snippet = "#{?#{" + attention.OptWindowState + "}, #{" + attention.OptWindowBadge + "},}"
 
 // Formats are the global options the snippet goes into.
 var Formats = []string{"window-status-format", "window-status-current-format"}
 
 // StatusSnippet is what taw appends to status-right: a space and the agents' summary when there
 // are agents, nothing otherwise. Its exact text is its tag, as Snippet's is.
-const StatusSnippet = "#{?#{@agent-wizard-summary}, #{@agent-wizard-summary},}"
+const StatusSnippet = "#{?#{" + attention.OptSummary + "}, #{" + attention.OptSummary + "},}"
 
 // StatusFormats are the global options StatusSnippet goes into.
 var StatusFormats = []string{"status-right"}
@@ -45,7 +46,7 @@ func remove(format, snippet string) string {
 // InsertStatus is status-right with the summary appended, or as it is when it shows the summary
 // already (taw's snippet, or the person's own #{@agent-wizard-summary}).
 func InsertStatus(format string) string {
-	if strings.Contains(format, "@agent-wizard-summary") {
+	if strings.Contains(format, attention.OptSummary) {
 		return format
 	}
 	return format + StatusSnippet

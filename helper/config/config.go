@@ -1,13 +1,14 @@
 package config
 
 import (
-	"github.com/taw-tmux/taw/helper/filelock"
-
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Config is the whole file. Every key is documented, with its default, in DefaultFile and the
@@ -137,11 +138,7 @@ var (
 
 // Path is where the file lives: $XDG_CONFIG_HOME/taw/config.toml, else ~/.config/taw/config.toml.
 func Path(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".config")
-	}
-	return filepath.Join(dir, "taw", "config.toml")
+	return filepath.Join(xdg.ConfigHome(getenv), "taw", "config.toml")
 }
 
 // MaxFileBytes is the largest configuration file taw reads; a config is a few KiB.

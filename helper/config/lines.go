@@ -12,6 +12,14 @@ import (
 // ("hooks.commands.1.on"). A document that does not parse maps what came before the error.
 func KeyLines(data []byte) map[string]int {
 	lines := map[string]int{}
+	walkKeys(data, func(name string, line int, _ *unstable.Node) { lines[name] = line })
+	return lines
+}
+
+// walkKeys reads a TOML document top down and calls f with the dotted name (as KeyLines names
+// it) and the line of every table header and key, and the key's value (nil for a header). A
+// document that does not parse is read up to the error.
+func walkKeys(data []byte, f func(name string, line int, value *unstable.Node)) {
 	counts := map[string]int{}
 	var p unstable.Parser
 	p.Reset(data)
@@ -27,16 +35,15 @@ func KeyLines(data []byte) map[string]int {
 				name += "." + strconv.Itoa(n)
 			}
 			table = name
-			lines[table] = lineOf(&p, e)
+			f(table, lineOf(&p, e), nil)
 		case unstable.KeyValue:
 			k := keyOf(e.Key())
 			if table != "" {
 				k = table + "." + k
 			}
-			lines[k] = lineOf(&p, e)
+			f(k, lineOf(&p, e), e.Value())
 		}
 	}
-	return lines
 }
 
 // resolve rewrites a header such as [hooks.commands.env] to the last array table it belongs to.

@@ -78,26 +78,12 @@ var stringKeys = map[string]bool{
 func checkStrings(path string, data []byte) ([]byte, []error) {
 	var problems []error
 	var bad []int
-	var p unstable.Parser
-	p.Reset(data)
-	table := ""
-	for p.NextExpression() {
-		e := p.Expression()
-		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			table = keyOf(e.Key())
-		case unstable.KeyValue:
-			k := keyOf(e.Key())
-			if table != "" {
-				k = table + "." + k
-			}
-			if v := e.Value(); stringKeys[k] && v != nil && v.Kind != unstable.String {
-				line := lineOf(&p, e)
-				problems = append(problems, badValue(path, line, k, "cannot decode TOML "+strings.ToLower(v.Kind.String())+" into it"))
-				bad = append(bad, line)
-			}
+	walkKeys(data, func(k string, line int, v *unstable.Node) {
+		if v != nil && stringKeys[k] && v.Kind != unstable.String {
+			problems = append(problems, badValue(path, line, k, "cannot decode TOML "+strings.ToLower(v.Kind.String())+" into it"))
+			bad = append(bad, line)
 		}
-	}
+	})
 	if len(bad) == 0 {
 		return data, nil
 	}

@@ -191,34 +191,37 @@ func TestIdentify(t *testing.T) {
 	}
 }
 
-func TestStripVersion(t *testing.T) {
-	for in, want := range map[string]string{
-		"@openai/codex@0.46.0":   "@openai/codex",
-		"@openai/codex":          "@openai/codex",
-		"opencode-ai@latest":     "opencode-ai",
-		"aider-chat==0.86.2":     "aider-chat",
-		"aider-chat[playwright]": "aider-chat",
-		"cline":                  "cline",
-	} {
-		if got := stripVersion(in); got != want {
-			t.Errorf("stripVersion(%q) = %q, want %q", in, got, want)
-		}
+// A package name read from a command line loses its version and its platform's suffix.
+func TestPackageNameCleaning(t *testing.T) {
+	cleanings := []struct {
+		name  string
+		clean func(string) string
+		want  map[string]string // given → cleaned
+	}{
+		{"stripVersion", stripVersion, map[string]string{
+			"@openai/codex@0.46.0":   "@openai/codex",
+			"@openai/codex":          "@openai/codex",
+			"opencode-ai@latest":     "opencode-ai",
+			"aider-chat==0.86.2":     "aider-chat",
+			"aider-chat[playwright]": "aider-chat",
+			"cline":                  "cline",
+		}},
+		{"withoutPlatform", withoutPlatform, map[string]string{
+			"@github/copilot-linux-x64":     "@github/copilot",
+			"copilot-darwin-arm64":          "copilot",
+			"@kilocode/cli-linux-x64-musl":  "@kilocode/cli",
+			"@factory/cli-linux-x64":        "@factory/cli",
+			"opencode-windows-x64-baseline": "opencode",
+			"copilot":                       "copilot",
+			"-linux-x64":                    "-linux-x64", // nothing before the suffix
+			"linux-x64-tools":               "linux-x64-tools",
+		}},
 	}
-}
-
-func TestWithoutPlatform(t *testing.T) {
-	for in, want := range map[string]string{
-		"@github/copilot-linux-x64":     "@github/copilot",
-		"copilot-darwin-arm64":          "copilot",
-		"@kilocode/cli-linux-x64-musl":  "@kilocode/cli",
-		"@factory/cli-linux-x64":        "@factory/cli",
-		"opencode-windows-x64-baseline": "opencode",
-		"copilot":                       "copilot",
-		"-linux-x64":                    "-linux-x64", // nothing before the suffix
-		"linux-x64-tools":               "linux-x64-tools",
-	} {
-		if got := withoutPlatform(in); got != want {
-			t.Errorf("withoutPlatform(%q) = %q, want %q", in, got, want)
+	for _, c := range cleanings {
+		for in, want := range c.want {
+			if got := c.clean(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", c.name, in, got, want)
+			}
 		}
 	}
 }

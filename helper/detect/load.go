@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 //go:embed rules/*.toml
@@ -64,13 +65,11 @@ func Load(getenv func(string) string) (*Rules, []error) {
 // OverrideDir is where the user's rule files go, or "" when neither XDG_CONFIG_HOME nor HOME is
 // set.
 func OverrideDir(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "taw", "agent-detection")
+	dir := xdg.ConfigHome(getenv)
+	if !filepath.IsAbs(dir) {
+		return ""
 	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".config", "taw", "agent-detection")
-	}
-	return ""
+	return filepath.Join(dir, "taw", "agent-detection")
 }
 
 func readOverride(file string) (*RuleSet, error) {

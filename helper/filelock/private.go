@@ -24,6 +24,22 @@ func (e *UnsafeError) Error() string {
 // ErrorCode is the stable code of every refusal.
 func (e *UnsafeError) ErrorCode() string { return "unsafe_path" }
 
+// RuntimeDir is the folder of one user's runtime files (locks, sockets): $XDG_RUNTIME_DIR/taw
+// where the session has a runtime folder (private to the user by definition), else
+// taw-<uid><suffix> beside tmux's own socket folder in ${TMUX_TMPDIR:-/tmp}. A relative
+// XDG_RUNTIME_DIR or TMUX_TMPDIR is taken for unset, so every process finds the same folder
+// whatever its working folder.
+func RuntimeDir(getenv func(string) string, suffix string) string {
+	if rt := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
+		return filepath.Join(rt, "taw")
+	}
+	base := getenv("TMUX_TMPDIR")
+	if !filepath.IsAbs(base) {
+		base = "/tmp"
+	}
+	return filepath.Join(base, fmt.Sprintf("taw-%d%s", os.Getuid(), suffix))
+}
+
 // PrivateDir makes dir, and every missing folder on the way to it, mode 0700, and checks that
 // nobody else can change what is in it: every folder on the way is a real folder (a link only
 // when root or the user owns it) owned by root or the user, and one that others may write in
@@ -56,7 +72,7 @@ func PrivateDir(dir string) error {
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if last {
-				return &UnsafeError{cur, "it is a symbolic link"}
+				return &UnsafeError{cur, "it is a symbolic link, not a folder"}
 			}
 			if o := owner(fi); o != 0 && o != uid {
 				return &UnsafeError{cur, fmt.Sprintf("it is a symbolic link owned by uid %d", o)}
@@ -79,6 +95,24 @@ func PrivateDir(dir string) error {
 			return &UnsafeError{cur, fmt.Sprintf("a folder on the way belongs to uid %d", o)}
 		case perm&0o002 != 0 && perm&fs.ModeSticky == 0:
 			return &UnsafeError{cur, fmt.Sprintf("anyone may rename what is in it (mode %04o, not sticky)", perm.Perm())}
+		}
+	}
+	return nil
+}
+
+// ClosedDir is PrivateDir for a folder nobody else may even read or enter (a socket's, the
+// screens a restore paints): a folder of the user's that others may read is narrowed to 0700.
+func ClosedDir(dir string) error {
+	if err := PrivateDir(dir); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("folder %s: %w", dir, err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("close folder %s to others: %w", dir, err)
 		}
 	}
 	return nil

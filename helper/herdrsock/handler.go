@@ -207,7 +207,7 @@ func (h *Handler) callerPane(ctx context.Context, peer Peer) (string, *Error) {
 	if id, ok := h.ttys.lookup(tty); ok {
 		return id, nil
 	}
-	out, err := h.Tmux.Output(ctx, "list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{pane_tty}")
+	out, err := h.Tmux.Output(ctx, tmux.ListAllPanes("#{pane_id} #{pane_pid} #{pane_tty}")...)
 	if err != nil {
 		return "", tmuxError(err)
 	}

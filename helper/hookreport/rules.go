@@ -3,8 +3,9 @@ package hookreport
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/report"
 )
 
 // States an action reports.
@@ -266,14 +267,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // clip makes s one printable line of at most maxMessage bytes, cut at a character boundary with
 // an ellipsis.
 func clip(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = oneLine(s)
+	s = oneLine(report.Printable(s))
 	if len(s) <= maxMessage {
 		return s
 	}

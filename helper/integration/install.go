@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // States status reports.
@@ -49,10 +52,7 @@ func embeddableBin(path string) string {
 
 // StateDirFor is where taw keeps its integration backups.
 func StateDirFor(e Env) string {
-	if d := e.get("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "taw", "integrations")
-	}
-	return filepath.Join(e.Home, ".local", "state", "taw", "integrations")
+	return filepath.Join(xdg.StateHome(e.lookup), "taw", "integrations")
 }
 
 // ReadOnlyError is a config the person made read-only: taw leaves it as it is.
@@ -423,7 +423,7 @@ func (m *Manager) checkShared(t *Target) error {
 // apply makes one change: a backup of what was there, then an atomic write or a removal.
 func (m *Manager) apply(t *Target, c change) error {
 	if c.exists {
-		if err := writeAtomic(filepath.Join(m.StateDir, t.ID, "backup", c.rel), c.old, 0o600); err != nil {
+		if err := filelock.WriteAtomic(filepath.Join(m.StateDir, t.ID, "backup", c.rel), c.old, 0o600); err != nil {
 			return fmt.Errorf("back up %s: %w", c.path, err)
 		}
 	}
@@ -452,7 +452,7 @@ func (m *Manager) apply(t *Target, c change) error {
 			return &ReadOnlyError{Path: c.path}
 		}
 	}
-	if err := writeAtomic(c.path, c.data, mode); err != nil {
+	if err := filelock.WriteAtomic(c.path, c.data, mode); err != nil {
 		return fmt.Errorf("write %s: %w", c.path, err)
 	}
 	return nil
@@ -477,43 +477,5 @@ func (m *Manager) markCreated(t *Target, rel string) error {
 		lines = append(lines, k)
 	}
 	sort.Strings(lines)
-	return writeAtomic(filepath.Join(m.StateDir, t.ID, "created"), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
-}
-
-// writeAtomic writes data to a temporary file beside path, syncs it and renames it over path,
-// so that a reader sees the old file or the new one, never half of one.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".taw-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // gone already after the rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return filelock.WriteAtomic(filepath.Join(m.StateDir, t.ID, "created"), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 }

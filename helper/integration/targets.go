@@ -6,6 +6,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/shellquote"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Env is what the targets read to find each agent's config folder.
@@ -21,12 +22,15 @@ func (e Env) get(name string) string {
 	return e.Getenv(name)
 }
 
-func (e Env) xdgConfig() string {
-	if d := e.get("XDG_CONFIG_HOME"); d != "" {
-		return d
+// lookup is get with HOME answered by Home, for the XDG folders.
+func (e Env) lookup(name string) string {
+	if name == "HOME" {
+		return e.Home
 	}
-	return filepath.Join(e.Home, ".config")
+	return e.get(name)
 }
+
+func (e Env) xdgConfig() string { return xdg.ConfigHome(e.lookup) }
 
 // firstEnv is the first of the variables that is set, else the path under the home folder.
 func firstEnv(e Env, fallback string, names ...string) string {

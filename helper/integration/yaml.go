@@ -45,13 +45,11 @@ func readYAMLPlugins(doc []byte) (*yamlPlugins, error) {
 	}
 	out.plugins = plugins.key.Line - 1
 	v := plugins.value
-	switch {
-	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+	switch empty, err := blockOf(v, yaml.MappingNode, "plugins", "a mapping", "a block"); {
+	case err != nil:
+		return nil, err
+	case empty:
 		return out, nil
-	case v.Kind != yaml.MappingNode:
-		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is not a mapping", v.Line)}
-	case v.Style&yaml.FlowStyle != 0:
-		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins is written inline; write it as a block to let taw add its plugin", v.Line)}
 	}
 	if len(v.Content) > 0 {
 		out.childIndent = strings.Repeat(" ", v.Content[0].Column-1)
@@ -62,13 +60,11 @@ func readYAMLPlugins(doc []byte) (*yamlPlugins, error) {
 	}
 	out.enabled = enabled.key.Line - 1
 	list := enabled.value
-	switch {
-	case list.Kind == yaml.ScalarNode && list.Tag == "!!null":
+	switch empty, err := blockOf(list, yaml.SequenceNode, "plugins.enabled", "a list", "a block list"); {
+	case err != nil:
+		return nil, err
+	case empty:
 		return out, nil
-	case list.Kind != yaml.SequenceNode:
-		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins.enabled is not a list", list.Line)}
-	case list.Style&yaml.FlowStyle != 0:
-		return nil, &ParseError{Msg: fmt.Sprintf("line %d: plugins.enabled is written inline; write it as a block list to let taw add its plugin", list.Line)}
 	}
 	for _, it := range list.Content {
 		out.items = append(out.items, yamlItem{line: it.Line - 1, value: it.Value})
@@ -77,6 +73,21 @@ func readYAMLPlugins(doc []byte) (*yamlPlugins, error) {
 }
 
 type yamlPair struct{ key, value *yaml.Node }
+
+// blockOf checks that v, the value of key, is either empty (null: empty is true) or written as a
+// block of the kind wanted (called what and, in block form, block), the only form taw edits in
+// place line by line.
+func blockOf(v *yaml.Node, kind yaml.Kind, key, what, block string) (empty bool, err error) {
+	switch {
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+		return true, nil
+	case v.Kind != kind:
+		return false, &ParseError{Msg: fmt.Sprintf("line %d: %s is not %s", v.Line, key, what)}
+	case v.Style&yaml.FlowStyle != 0:
+		return false, &ParseError{Msg: fmt.Sprintf("line %d: %s is written inline; write it as %s to let taw add its plugin", v.Line, key, block)}
+	}
+	return false, nil
+}
 
 func mappingValue(m *yaml.Node, key string) *yamlPair {
 	for i := 0; i+1 < len(m.Content); i += 2 {

@@ -1,15 +1,14 @@
 package panestate
 
 import (
-	"github.com/taw-tmux/taw/helper/filelock"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/filelock"
 )
 
 // LockDir is the folder of one server's lock files, private to the user and named after the
@@ -25,14 +24,7 @@ func LockDir(socketPath string, getenv func(string) string) string {
 		return r
 	}, filepath.Base(socketPath))
 	leaf := name + "-" + hex.EncodeToString(sum[:4])
-	if rt := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
-		return filepath.Join(rt, "taw", leaf)
-	}
-	base := getenv("TMUX_TMPDIR")
-	if base == "" {
-		base = "/tmp"
-	}
-	return filepath.Join(base, fmt.Sprintf("taw-%d", os.Getuid()), leaf)
+	return filepath.Join(filelock.RuntimeDir(getenv, ""), leaf)
 }
 
 // LockPath is the lock file of one pane.
@@ -47,23 +39,21 @@ const LockWait = 5 * time.Second
 
 // Lock takes the pane's lock, waiting at most LockWait for other writers to finish.
 func Lock(dir, paneID string) (unlock func(), err error) {
-	if err := filelock.PrivateDir(dir); err != nil {
-		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
-	}
-	unlock, err = filelock.Lock(LockPath(dir, paneID), LockWait)
-	if err != nil {
-		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
-	}
-	return unlock, nil
+	return lockPane(dir, paneID, func(path string) (func(), error) { return filelock.Lock(path, LockWait) })
 }
 
 // LockWithin takes the pane's lock for a long-running process, trying for at most wait and
 // leaving nothing behind when it gives up; a *filelock.BusyError says it did not get it.
 func LockWithin(dir, paneID string, wait time.Duration) (unlock func(), err error) {
+	return lockPane(dir, paneID, func(path string) (func(), error) { return filelock.Poll(path, wait) })
+}
+
+// lockPane checks the lock folder and takes the pane's lock in it the way take does.
+func lockPane(dir, paneID string, take func(path string) (func(), error)) (func(), error) {
 	if err := filelock.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	unlock, err = filelock.Poll(LockPath(dir, paneID), wait)
+	unlock, err := take(LockPath(dir, paneID))
 	if err != nil {
 		return nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}

@@ -232,7 +232,7 @@ func (s Selection) ListCmd(prefix string) tmux.Cmd {
 	if s.AgentsOnly {
 		return tmux.Cmd{"list-panes", "-a", "-f", agentFilter, "-F", prefix + s.Format()}
 	}
-	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
+	return tmux.ListAllPanes(prefix + s.Format())
 }
 
 // List reads every pane of the server in one tmux call.

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/taw-tmux/taw/helper/spawn"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Env is the environment of one of the plugin's processes: base cleaned by spawn.Env (nothing of
@@ -32,18 +33,10 @@ func Env(getenv func(string) string, base []string, p Plugin, bin string, inv sp
 
 // ConfigDir is a plugin's own configuration folder: $XDG_CONFIG_HOME/taw/plugins/<id>.
 func ConfigDir(getenv func(string) string, id string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".config")
-	}
-	return filepath.Join(dir, "taw", "plugins", id)
+	return filepath.Join(xdg.ConfigHome(getenv), "taw", "plugins", id)
 }
 
 // StateDir is a plugin's own state folder: $XDG_STATE_HOME/taw/plugins/<id>.
 func StateDir(getenv func(string) string, id string) string {
-	dir := getenv("XDG_STATE_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "state")
-	}
-	return filepath.Join(dir, "taw", "plugins", id)
+	return filepath.Join(xdg.StateHome(getenv), "taw", "plugins", id)
 }

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Entry is one linked plugin in the registry.
@@ -25,11 +28,7 @@ type Registry struct {
 
 // RegistryPath is $XDG_DATA_HOME/taw/plugins.json, else ~/.local/share/taw/plugins.json.
 func RegistryPath(getenv func(string) string) string {
-	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "share")
-	}
-	return filepath.Join(dir, "taw", "plugins.json")
+	return filepath.Join(xdg.DataHome(getenv), "taw", "plugins.json")
 }
 
 // ReadRegistry reads the registry; a missing file is an empty one.
@@ -57,26 +56,7 @@ func WriteRegistry(path string, r Registry) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".plugins-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return filelock.WriteAtomic(path, append(data, '\n'), 0o600)
 }
 
 // Find returns the entry with the id.

@@ -61,13 +61,7 @@ func (m *Model) Selected() string {
 func (m *Model) SetRows(rows []Row) {
 	keep := m.Selected()
 	m.Rows = rows
-	m.Cursor = 0
-	for i, r := range m.Visible() {
-		if r.PaneID == keep {
-			m.Cursor = i
-			break
-		}
-	}
+	m.cursorOn(keep)
 	m.clamp()
 }
 
@@ -180,11 +174,17 @@ func (m *Model) typeRune(r rune) {
 func (m *Model) setFilter(f string) {
 	keep := m.Selected()
 	m.Filter = f
+	m.cursorOn(keep)
+}
+
+// cursorOn puts the cursor on the visible row of the pane, or on the first row when the pane is
+// not shown.
+func (m *Model) cursorOn(paneID string) {
 	m.Cursor = 0
 	for i, r := range m.Visible() {
-		if r.PaneID == keep {
+		if r.PaneID == paneID {
 			m.Cursor = i
-			break
+			return
 		}
 	}
 }

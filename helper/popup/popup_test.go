@@ -214,3 +214,20 @@ func TestViewCleansHostileText(t *testing.T) {
 		}
 	}
 }
+
+// The cursor follows a pane through a refresh or a new filter, and falls back to the top when the
+// pane is no longer shown.
+func TestCursorOn(t *testing.T) {
+	m := &Model{Rows: rows(5)}
+	cases := map[string]int{"%0": 0, "%3": 3, "%4": 4, "%9": 0, "": 0}
+	for pane, want := range cases {
+		m.Filter = ""
+		if m.cursorOn(pane); m.Cursor != want {
+			t.Errorf("cursorOn(%q) = %d, want %d", pane, m.Cursor, want)
+		}
+	}
+	m.Filter = "agent-3"
+	if m.cursorOn("%3"); m.Cursor != 0 {
+		t.Errorf("filtered: cursorOn = %d, want 0 (the only row shown)", m.Cursor)
+	}
+}

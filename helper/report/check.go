@@ -41,17 +41,21 @@ func CheckOptionalText(v string, max int) (string, error) {
 	return CheckText(v, max)
 }
 
-// CleanMessage keeps a message printable and short: control characters become spaces and it is
-// cut, at a character boundary, to MaxMessageBytes.
-func CleanMessage(m string) string {
-	m = strings.ToValidUTF8(m, "")
-	m = strings.Map(func(r rune) rune {
+// Printable is s with its invalid UTF-8 dropped and each control character (a newline, a tab,
+// an escape) made a space, so it cannot break a line or reach a terminal as a command.
+func Printable(s string) string {
+	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r
-	}, m)
-	m = strings.TrimSpace(m)
+	}, strings.ToValidUTF8(s, ""))
+}
+
+// CleanMessage keeps a message printable and short: control characters become spaces and it is
+// cut, at a character boundary, to MaxMessageBytes.
+func CleanMessage(m string) string {
+	m = strings.TrimSpace(Printable(m))
 	for len(m) > MaxMessageBytes {
 		_, size := utf8.DecodeLastRuneInString(m)
 		m = m[:len(m)-size]

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
@@ -95,34 +96,7 @@ func ShellLine(argv []string) string {
 }
 
 // ParseShellLine reads back what ShellLine wrote.
-func ParseShellLine(line string) []string {
-	var argv []string
-	var cur strings.Builder
-	inWord, quoted := false, false
-	for _, r := range line {
-		switch {
-		case quoted && r == '\'':
-			quoted = false
-		case quoted:
-			cur.WriteRune(r)
-		case r == '\'':
-			quoted, inWord = true, true
-		case r == ' ':
-			if inWord {
-				argv = append(argv, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if inWord {
-		argv = append(argv, cur.String())
-	}
-	return argv
-}
+func ParseShellLine(line string) []string { return shellquote.Words(line) }
 
 // TmuxQuotedLine is the shell line as one double-quoted word of tmux's command language, the
 // form whose size the tmux command limit applies to.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/filelock"
 )
 
 // Pane contents: a save keeps each pane's screen and scrollback (capture-pane -e, colours kept)
@@ -158,11 +160,8 @@ const paintDirName = "contents"
 // the user's own and no link, and returns its path.
 func WritePaintFile(lockDir string, pf PaintFile) (string, error) {
 	dir := filepath.Join(lockDir, paintDirName)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := filelock.ClosedDir(dir); err != nil {
 		return "", fmt.Errorf("pane contents folder: %w", err)
-	}
-	if err := checkPrivateDir(dir); err != nil {
-		return "", err
 	}
 	b, err := json.Marshal(pf)
 	if err != nil {
@@ -182,23 +181,6 @@ func WritePaintFile(lockDir string, pf PaintFile) (string, error) {
 		return "", fmt.Errorf("pane contents: %w", err)
 	}
 	return f.Name(), nil
-}
-
-func checkPrivateDir(dir string) error {
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("pane contents folder: %w", err)
-	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !st.IsDir() || (ok && int(sys.Uid) != os.Getuid()) {
-		return fmt.Errorf("pane contents folder %s is not a folder of your own: remove it", dir)
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("pane contents folder: %w", err)
-		}
-	}
-	return nil
 }
 
 // maxPaintFile bounds what the paint verb reads.

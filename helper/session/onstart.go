@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // Restore on start: when a server starts with the plugin and holds nothing but its first,
@@ -15,7 +16,7 @@ import (
 
 // SettingRestoredOnStart is set by the restore on start (server option): what it restored. It is
 // also what keeps a second load of the plugin from restoring again in the same server.
-const SettingRestoredOnStart = "@agent-wizard-restored"
+const SettingRestoredOnStart = tmuxconf.RestoredOption
 
 // OnStartMode is what @agent-wizard-restore-on-start asks for.
 type OnStartMode int
@@ -91,7 +92,7 @@ func ReadStartState(ctx context.Context, c *tmux.Client) (StartState, error) {
 	out, err := c.Run(ctx,
 		tmux.Cmd{"display-message", "-p", rowMark + "T" + fieldSep + "#{start_time}" + fieldSep + "#{" + SettingRestoredOnStart + "}"},
 		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_id}" + fieldSep + "#{session_windows}" + fieldSep + "#{session_name}"},
-		tmux.Cmd{"list-panes", "-a", "-F", rowMark + "P" + fieldSep + "#{session_id}" + fieldSep + "#{pane_pid}" + fieldSep + "#{history_size}"},
+		tmux.ListAllPanes(rowMark+"P"+fieldSep+"#{session_id}"+fieldSep+"#{pane_pid}"+fieldSep+"#{history_size}"),
 	)
 	if err != nil {
 		return StartState{}, err

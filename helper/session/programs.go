@@ -3,16 +3,20 @@ package session
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/taw-tmux/taw/helper/shellquote"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
-// Settings that choose which programs a restore starts again (see tmuxconf.Catalogue). A
-// tmux-resurrect configuration keeps working: its @resurrect-processes is read when ours is unset.
+// Settings that choose which programs a restore starts again (named and described in
+// tmuxconf.Catalogue). A tmux-resurrect configuration keeps working: its @resurrect-processes is
+// read when ours is unset.
 const (
-	SettingRestorePrograms      = "@agent-wizard-restore-programs"
+	SettingRestorePrograms      = tmuxconf.SettingRestorePrograms
 	SettingResurrectProcesses   = "@resurrect-processes"
-	SettingSavePaneContents     = "@agent-wizard-save-pane-contents"
-	SettingPaneContentsLines    = "@agent-wizard-pane-contents-lines"
-	SettingRestoreOnStart       = "@agent-wizard-restore-on-start"
+	SettingSavePaneContents     = tmuxconf.SettingSavePaneContents
+	SettingPaneContentsLines    = tmuxconf.SettingPaneContentsLines
+	SettingRestoreOnStart       = tmuxconf.SettingRestoreOnStart
 	DefaultPaneContentsLines    = 2000
 	MaxPaneContentsLines        = 100000
 	restoreOnStartReplaceValue  = "replace"
@@ -54,7 +58,7 @@ func ParsePrograms(ours, resurrect string) ProgramRules {
 	for _, p := range DefaultPrograms {
 		r.Rules = append(r.Rules, ProgramRule{Match: p})
 	}
-	for _, w := range settingWords(value) {
+	for _, w := range shellquote.Words(value) {
 		switch strings.ToLower(w) {
 		case programsAllWord, resurrectAllWord:
 			r.All = true
@@ -85,38 +89,6 @@ func ParsePrograms(ours, resurrect string) ProgramRules {
 		r.Rules = append([]ProgramRule{rule}, r.Rules...)
 	}
 	return r
-}
-
-// settingWords splits a setting on spaces, keeping "double" or 'single' quoted words whole, as
-// tmux-resurrect's users write them ('ssh "~rails server->rails server"').
-func settingWords(s string) []string {
-	var words []string
-	var cur strings.Builder
-	var quote rune
-	inWord := false
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '"' || r == '\'':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t' || r == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 // vimSessionFile is the file vim's :mksession writes; a vim or neovim started in a directory

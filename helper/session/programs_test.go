@@ -42,14 +42,6 @@ func TestProgramRules(t *testing.T) {
 	}
 }
 
-func TestSettingWords(t *testing.T) {
-	got := settingWords(`ssh "~rails server->rails server" 'git log'  psql`)
-	want := []string{"ssh", "~rails server->rails server", "git log", "psql"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("settingWords = %q", got)
-	}
-}
-
 func TestTypedLine(t *testing.T) {
 	for _, tt := range []struct {
 		argv []string

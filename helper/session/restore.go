@@ -379,7 +379,7 @@ func (r *Restorer) typeAll(ctx context.Context, typing []Typing, paneOf map[Targ
 	deadline := r.Now().Add(r.PromptWait)
 	lastCursor := map[string]string{}
 	for len(pending) > 0 {
-		out, err := r.Client.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{cursor_x} #{cursor_y} #{pane_dead} #{pane_current_command}"})
+		out, err := r.Client.Run(ctx, tmux.ListAllPanes("#{pane_id} #{pane_pid} #{cursor_x} #{cursor_y} #{pane_dead} #{pane_current_command}"))
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // ResurrectFile is where tmux-resurrect keeps its newest save: ~/.tmux/resurrect/last when that
@@ -20,11 +21,7 @@ func ResurrectFile(getenv func(string) string, exists func(string) bool) string 
 	if old := filepath.Join(home, ".tmux", "resurrect"); exists(old) {
 		return filepath.Join(old, "last")
 	}
-	base := getenv("XDG_DATA_HOME")
-	if base == "" {
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, "tmux", "resurrect", "last")
+	return filepath.Join(xdg.DataHome(getenv), "tmux", "resurrect", "last")
 }
 
 // ImportSource is the source an imported agent session is credited to.

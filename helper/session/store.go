@@ -1,10 +1,6 @@
 package session
 
 import (
-	"sync"
-
-	"github.com/taw-tmux/taw/helper/filelock"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -16,8 +12,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // DefaultName is the save that save, restore and automatic saves use when no name is given.
@@ -80,11 +80,7 @@ type Store struct {
 
 // Dir is where saves live: $XDG_DATA_HOME/taw/sessions, else ~/.local/share/taw/sessions.
 func Dir(getenv func(string) string) string {
-	base := getenv("XDG_DATA_HOME")
-	if base == "" {
-		base = filepath.Join(getenv("HOME"), ".local", "share")
-	}
-	return filepath.Join(base, "taw", "sessions")
+	return filepath.Join(xdg.DataHome(getenv), "taw", "sessions")
 }
 
 // Path is the file of a save, or of its earlier copy n (n ≥ 1).

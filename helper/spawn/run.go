@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/xdg"
 )
 
 // Job is one command of the user's.
@@ -191,11 +193,7 @@ func (t *tailBuffer) Bytes() []byte {
 // LogPath is where failures of the user's commands are logged: $XDG_STATE_HOME/taw/hooks.log,
 // else ~/.local/state/taw/hooks.log.
 func LogPath(getenv func(string) string) string {
-	dir := getenv("XDG_STATE_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "state")
-	}
-	return filepath.Join(dir, "taw", "hooks.log")
+	return filepath.Join(xdg.StateHome(getenv), "taw", "hooks.log")
 }
 
 // maxLogBytes is the log's size before it is moved to hooks.log.1 and started afresh.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -162,12 +163,8 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 			case msgVersion:
 				return "", "", 1, errProtocol
 			case msgWriteOpen:
-				if len(m.data) >= 4 {
-					reply := make([]byte, 8)
-					copy(reply, m.data[:4])
-					if _, err := uc.Write(appendMsg(nil, msgWriteReady, reply)); err != nil {
-						return out.String(), errOut.String(), 1, err
-					}
+				if err := answerStream(uc, m, msgWriteReady); err != nil {
+					return out.String(), errOut.String(), 1, err
 				}
 			case msgWrite:
 				if len(m.data) >= 4 {
@@ -181,12 +178,8 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 			case msgWriteClose:
 			case msgReadOpen:
 				// A command that reads the client's stdin gets an empty one.
-				if len(m.data) >= 4 {
-					reply := make([]byte, 8)
-					copy(reply, m.data[:4])
-					if _, err := uc.Write(appendMsg(nil, msgReadDone, reply)); err != nil {
-						return out.String(), errOut.String(), 1, err
-					}
+				if err := answerStream(uc, m, msgReadDone); err != nil {
+					return out.String(), errOut.String(), 1, err
 				}
 			case msgExit, msgShutdown:
 				status := 0
@@ -210,6 +203,18 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 			return out.String(), errOut.String(), 1, &Error{Code: CodeServerNotRunning, Stderr: "the tmux server closed the connection: " + err.Error()}
 		}
 	}
+}
+
+// answerStream answers tmux's opening of a client stream (the stream's number, then a zero
+// error) with typ; a message too short to name a stream needs no answer.
+func answerStream(uc io.Writer, m imsg, typ uint32) error {
+	if len(m.data) < 4 {
+		return nil
+	}
+	reply := make([]byte, 8)
+	copy(reply, m.data[:4])
+	_, err := uc.Write(appendMsg(nil, typ, reply))
+	return err
 }
 
 func parseMsg(b []byte) (imsg, int, bool) {

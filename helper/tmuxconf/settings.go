@@ -26,19 +26,19 @@ type Setting struct {
 // show them.
 var Catalogue = []Setting{
 	{Name: BinOption, Default: "", Doc: "set by the plugin: the absolute path of the taw binary it runs, for other plugins and scripts"},
-	{Name: "@agent-wizard-status", Default: "", Doc: "set by the plugin: what the last load had to say (a build, a bad setting, a key left alone); unset when all is well"},
-	{Name: "@agent-wizard-loaded", Default: "", Doc: "set by the plugin when a load is done: the binary it loaded, or none (a first build is under way, or nothing could be loaded: @agent-wizard-status says why); wait for it after sourcing taw.tmux"},
+	{Name: StatusOption, Default: "", Doc: "set by the plugin: what the last load had to say (a build, a bad setting, a key left alone); unset when all is well"},
+	{Name: LoadedOption, Default: "", Doc: "set by the plugin when a load is done: the binary it loaded, or none (a first build is under way, or nothing could be loaded: @agent-wizard-status says why); wait for it after sourcing taw.tmux"},
 	{Name: SettingStatusLine, Default: "on", Doc: "on: append #{@agent-wizard-summary} (the agents' counts, empty without agents) to status-right; off: take it out again", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingWelcome, Default: "on", Doc: "on: the first load in a server says how to see your agents; off: it says nothing", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingNotify, Default: "", Doc: "on or off: turns notifications on or off, winning over [notify] enabled in the config file; unset follows the file", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingAutosave, Default: "off", Doc: "on: save every session automatically (as the save named default) a few quiet seconds after tmux changes a session, window or pane or an agent comes, goes or reports a new session", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingAutosaveDelay, Default: "5", Doc: "seconds of quiet an automatic save waits for after the last change (0 to 3600)", Allowed: numberIn(0, 3600, false), Allows: "a number of seconds from 0 to 3600"},
 	{Name: SettingSessionBackups, Default: "5", Doc: "how many earlier copies of each save taw session save and automatic saves keep (NAME.json.1 the newest; 0 to 100)", Allowed: numberIn(0, 100, true), Allows: "a whole number from 0 to 100"},
-	{Name: "@agent-wizard-restore-programs", Default: "", Doc: "which programs a restore starts again besides agents: tmux-resurrect's default list (vi vim nvim emacs man less more tail top htop irssi weechat mutt) plus your words (a name, ~text for any command line holding it, name->command to start another command, name->command * to keep the saved arguments), all, or none; unset reads @resurrect-processes"},
-	{Name: "@agent-wizard-save-pane-contents", Default: "off", Doc: "on: every save keeps each pane's visible contents and scrollback (colours kept, compressed, in the save itself), and a restore shows them in the pane before its shell prompt", Allowed: isSwitch, Allows: switchWords},
-	{Name: "@agent-wizard-pane-contents-lines", Default: "2000", Doc: "how many lines of scrollback a save keeps above each pane's visible contents (0 to 100000; 2000 is tmux's default history-limit)", Allowed: numberIn(0, 100000, true), Allows: "a whole number from 0 to 100000"},
-	{Name: "@agent-wizard-restore-on-start", Default: "off", Doc: "on: when a tmux server starts with the plugin and holds only its first, untouched session, restore the save named default; replace: the same, then that first session goes", Allowed: func(v string) bool { return isSwitch(v) || v == "replace" }, Allows: "on, off or replace"},
-	{Name: "@agent-wizard-restored", Default: "", Doc: "set by the restore on start (server option): what it restored, or why it did not; a server restores on start only once"},
+	{Name: SettingRestorePrograms, Default: "", Doc: "which programs a restore starts again besides agents: tmux-resurrect's default list (vi vim nvim emacs man less more tail top htop irssi weechat mutt) plus your words (a name, ~text for any command line holding it, name->command to start another command, name->command * to keep the saved arguments), all, or none; unset reads @resurrect-processes"},
+	{Name: SettingSavePaneContents, Default: "off", Doc: "on: every save keeps each pane's visible contents and scrollback (colours kept, compressed, in the save itself), and a restore shows them in the pane before its shell prompt", Allowed: isSwitch, Allows: switchWords},
+	{Name: SettingPaneContentsLines, Default: "2000", Doc: "how many lines of scrollback a save keeps above each pane's visible contents (0 to 100000; 2000 is tmux's default history-limit)", Allowed: numberIn(0, 100000, true), Allows: "a whole number from 0 to 100000"},
+	{Name: SettingRestoreOnStart, Default: "off", Doc: "on: when a tmux server starts with the plugin and holds only its first, untouched session, restore the save named default; replace: the same, then that first session goes", Allowed: func(v string) bool { return isSwitch(v) || v == "replace" }, Allows: "on, off or replace"},
+	{Name: RestoredOption, Default: "", Doc: "set by the restore on start (server option): what it restored, or why it did not; a server restores on start only once"},
 	{Name: SettingPopupKey, Default: "A", Doc: "the key (after the prefix) that opens the agents popup; none: no key", Allowed: isKey, Allows: keyWords},
 	{Name: SettingNextKey, Default: "N", Doc: "the key (after the prefix) that goes to the next agent that needs you (blocked, then done); none: no key", Allowed: isKey, Allows: keyWords},
 	{Name: SettingWindowBadges, Default: "off", Doc: "on: append each window's agent badge to window-status-format and window-status-current-format (taken out again when off)", Allowed: isSwitch, Allows: switchWords},
@@ -47,7 +47,7 @@ var Catalogue = []Setting{
 	{Name: SettingWatcher, Default: "on", Doc: "on: the plugin starts one pane watcher per server, which names the agent in each pane and reads its state from the screen; off: it stops it", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingWatchInterval, Default: "1s", Doc: "how often the watcher looks at every pane (a Go duration from 100ms to 1m, or seconds); hooks and reports wake it sooner", Allowed: durationIn(100*time.Millisecond, time.Minute), Allows: "a duration from 100ms to 1m, such as 1s or 500ms, or a number of seconds"},
 	{Name: SettingRestoreGrace, Default: "30s", Doc: "how long a record a restore put back survives while the pane's shell is still at its prompt waiting for the typed command", Allowed: durationIn(0, time.Hour), Allows: "a duration from 0s to 1h, such as 30s, or a number of seconds"},
-	{Name: "@agent-wizard-watcher-pid", Default: "", Doc: "set by the watcher (server option): the process id of the server's running watcher"},
+	{Name: WatcherPidOption, Default: "", Doc: "set by the watcher (server option): the process id of the server's running watcher"},
 	{Name: NoticeOption, Default: "", Doc: "set by the plugin: what a load had to say while no client was attached; the first client to attach shows it once"},
 	{Name: SavedKeysOption, Default: "", Doc: "set by the plugin: your own bindings of the keys you chose in the …-key settings, bound back by taw unload"},
 }
@@ -68,6 +68,20 @@ const (
 	SettingWatcher        = "@agent-wizard-watcher"
 	SettingWatchInterval  = "@agent-wizard-watch-interval"
 	SettingRestoreGrace   = "@agent-wizard-restore-grace"
+
+	SettingRestorePrograms   = "@agent-wizard-restore-programs"
+	SettingSavePaneContents  = "@agent-wizard-save-pane-contents"
+	SettingPaneContentsLines = "@agent-wizard-pane-contents-lines"
+	SettingRestoreOnStart    = "@agent-wizard-restore-on-start"
+)
+
+// The options taw sets for itself (server options), beside BinOption, NoticeOption and
+// SavedKeysOption; what each says is in the Catalogue.
+const (
+	StatusOption     = "@agent-wizard-status"
+	LoadedOption     = "@agent-wizard-loaded"
+	RestoredOption   = "@agent-wizard-restored"
+	WatcherPidOption = "@agent-wizard-watcher-pid"
 )
 
 // BinOption is where the plugin publishes the taw binary it runs.

@@ -1,14 +1,15 @@
 package watch
 
 import (
-	"github.com/taw-tmux/taw/helper/filelock"
-
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
 // One watcher per server: the server's watcher holds a write lock on a pid file in the server's
@@ -18,7 +19,7 @@ import (
 // watcher starting.
 
 // PidOption is the server option where the running watcher publishes its process id.
-const PidOption = "@agent-wizard-watcher-pid"
+const PidOption = tmuxconf.WatcherPidOption
 
 // PidPath is the watcher's pid file in a server's lock folder.
 func PidPath(lockDir string) string { return filepath.Join(lockDir, "watcher.pid") }
