@@ -111,6 +111,8 @@ type Selection struct {
 	// AgentsOnly skips panes without an agent inside tmux (list-panes -f): they print no row,
 	// and their format is never filled.
 	AgentsOnly bool
+	// Filter, when set, is a tmux format that is true only for the panes to print (list-panes -f).
+	Filter string
 }
 
 // All is every fact of a pane.
@@ -177,6 +179,27 @@ func (s Selection) parser() func(row string) (Pane, error) {
 	}
 }
 
+// WithOptions is the pane with the options o, read apart from its fields: whole when o has every
+// option, so it can be written.
+func (p Pane) WithOptions(o map[string]string) Pane {
+	p.Options, p.partial = o, false
+	for _, k := range Options {
+		if _, ok := o[k]; !ok {
+			p.partial = true
+		}
+	}
+	return p
+}
+
+// NoOptions is the options of a pane that has none set: every option, empty.
+func NoOptions() map[string]string {
+	o := make(map[string]string, len(Options))
+	for _, k := range Options {
+		o[k] = ""
+	}
+	return o
+}
+
 func hasEvery(have, want []string) bool {
 	for _, w := range want {
 		found := false
@@ -231,6 +254,9 @@ func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
 func (s Selection) ListCmd(prefix string) tmux.Cmd {
 	if s.AgentsOnly {
 		return tmux.Cmd{"list-panes", "-a", "-f", agentFilter, "-F", prefix + s.Format()}
+	}
+	if s.Filter != "" {
+		return tmux.Cmd{"list-panes", "-a", "-f", s.Filter, "-F", prefix + s.Format()}
 	}
 	return tmux.Cmd{"list-panes", "-a", "-F", prefix + s.Format()}
 }
