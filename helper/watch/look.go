@@ -69,11 +69,11 @@ type paneMemo struct {
 	// While no agent is named: when the group was last read, the content then, and how many
 	// probes changes of content brought since the foreground last changed.
 	probedAt    time.Time
-	probedPrint string
+	probedPrint contentPrint
 	reprobes    int
 
-	fingerprint string // of the content at the last capture
-	capturedSec int64  // unix seconds of the last capture
+	fingerprint contentPrint // of the content at the last capture
+	capturedSec int64        // unix seconds of the last capture
 	classified  bool
 	verdict     detect.Verdict
 	hot         int      // looks to come whose first call captures this screen too
@@ -81,7 +81,7 @@ type paneMemo struct {
 
 	// The screen last read for the dialog of a blocked agent with none on record, so an
 	// unreadable one is read again only when it may have changed.
-	dialogPrint string
+	dialogPrint contentPrint
 	dialogSec   int64
 
 	idle idleEvidence // the screen contradicting a hook, see countIdle
@@ -318,7 +318,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 			agent, why = detect.Identify(leader, group)
 		}
 		if agent != m.agent {
-			m.classified, m.fingerprint = false, ""
+			m.classified, m.fingerprint = false, contentPrint{}
 		}
 		m.agent, m.why = agent, why
 	}
@@ -345,10 +345,19 @@ func contentChanged(p panestate.Pane, m *paneMemo) bool {
 	return fingerprint(p) != m.probedPrint || p.Activity >= m.probedAt.Unix()
 }
 
+// contentPrint is what fingerprint reads of a pane; the zero value is no pane's.
+type contentPrint struct {
+	activity                  int64
+	history, cursorX, cursorY int
+	alt                       bool
+	width, height             int
+	title                     string
+}
+
 // fingerprint changes whenever the pane's content may have: the window's last output (whole
 // seconds), the cursor, the scrollback, the alternate screen, the size and the title.
-func fingerprint(p panestate.Pane) string {
-	return fmt.Sprintf("%d|%d|%d,%d|%t|%dx%d|%s", p.Activity, p.HistorySize, p.CursorX, p.CursorY, p.AltScreen, p.Width, p.Height, p.Title)
+func fingerprint(p panestate.Pane) contentPrint {
+	return contentPrint{p.Activity, p.HistorySize, p.CursorX, p.CursorY, p.AltScreen, p.Width, p.Height, p.Title}
 }
 
 // needsCapture says whether the agent's screen may differ from the one last classified. The
