@@ -410,9 +410,24 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 // whether it leaves the agent blocked with no dialog on record.
 func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, changed, asks bool) {
 	d = Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
+	if f.Agent == "" && unset(p.Options) {
+		// Nothing of taw's on the pane and no agent in front: the record stays empty, and most
+		// panes of a server are such panes.
+		return d, false, false
+	}
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
+}
+
+// unset says whether none of taw's options is set.
+func unset(o map[string]string) bool {
+	for _, k := range panestate.Options {
+		if o[k] != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // asksDialog says whether a pane's options hold a blocked agent with no dialog on record.
