@@ -68,7 +68,7 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 	if !opts.JSON {
 		sel = agentTableSelection
 	}
-	sel.AgentsOnly = true
+	sel.Filter = panestate.AgentFilter
 	panes, err := panestate.ListSelected(ctx, f.Tmux(), sel)
 	if err != nil {
 		return err

@@ -108,7 +108,7 @@ func TestSelectionReadsOnlyWhatItNames(t *testing.T) {
 	}
 	// Panes without an agent print nothing when the selection asks for agents only: tmux leaves
 	// them out before filling the row, and an agent named "0" (false to tmux) still prints.
-	sel.AgentsOnly = true
+	sel.Filter = AgentFilter
 	row := "#{pane_id}\x1f#{pane_current_path}\x1f#{pane_pid}\x1f#{@agent_name}"
 	if got, want := strings.Join(sel.ListCmd(""), " "), "list-panes -a -f #{!=:#{@agent_name},} -F "+row; got != want {
 		t.Errorf("ListCmd = %q, want %q", got, want)

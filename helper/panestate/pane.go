@@ -108,9 +108,10 @@ var paneFields = []paneField{
 type Selection struct {
 	Fields  []string
 	Options []string
-	// AgentsOnly skips panes without an agent inside tmux (list-panes -f): they print no row,
-	// and their format is never filled.
-	AgentsOnly bool
+	// Filter, when set, is a tmux format that is true only for the panes to print (list-panes
+	// -f): the others print no row, and their format is never filled. AgentFilter keeps the
+	// panes with an agent.
+	Filter string
 }
 
 // All is every fact of a pane.
@@ -143,9 +144,9 @@ func (s Selection) Format() string {
 	return strings.Join(parts, sep)
 }
 
-// agentFilter is true for a pane with an agent; tmux reads the value "0" as false, and an agent
+// AgentFilter is true for a pane with an agent; tmux reads the value "0" as false, and an agent
 // may go by that name, so the name is compared with "" rather than tested.
-const agentFilter = "#{!=:#{" + OptName + "},}"
+const AgentFilter = "#{!=:#{" + OptName + "},}"
 
 // parser reads rows printed with the selection's Format.
 func (s Selection) parser() func(row string) (Pane, error) {
@@ -175,6 +176,27 @@ func (s Selection) parser() func(row string) (Pane, error) {
 		}
 		return p, nil
 	}
+}
+
+// WithOptions is the pane with the options o, read apart from its fields: whole when o has every
+// option, so it can be written.
+func (p Pane) WithOptions(o map[string]string) Pane {
+	p.Options, p.partial = o, false
+	for _, k := range Options {
+		if _, ok := o[k]; !ok {
+			p.partial = true
+		}
+	}
+	return p
+}
+
+// NoOptions is the options of a pane that has none set: every option, empty.
+func NoOptions() map[string]string {
+	o := make(map[string]string, len(Options))
+	for _, k := range Options {
+		o[k] = ""
+	}
+	return o
 }
 
 func hasEvery(have, want []string) bool {
@@ -229,8 +251,8 @@ func ListCmd(prefix string) tmux.Cmd { return All.ListCmd(prefix) }
 
 // ListCmd is the tmux call that prints the selection of every pane, each row after prefix.
 func (s Selection) ListCmd(prefix string) tmux.Cmd {
-	if s.AgentsOnly {
-		return tmux.Cmd{"list-panes", "-a", "-f", agentFilter, "-F", prefix + s.Format()}
+	if s.Filter != "" {
+		return tmux.Cmd{"list-panes", "-a", "-f", s.Filter, "-F", prefix + s.Format()}
 	}
 	return tmux.ListAllPanes(prefix + s.Format())
 }

@@ -5,11 +5,11 @@ package procinfo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // procRoot is where /proc is mounted.
@@ -165,26 +165,38 @@ func scanGroup(pgid int) ([]stat, error) {
 // readStat reads /proc/<pid>/stat with one read into a buffer on the stack (os.ReadFile would
 // add a stat(2) and a read that finds the end): it runs once per pane per look.
 func readStat(pid int) (stat, error) {
-	f, err := os.Open(procRoot + "/" + strconv.Itoa(pid) + "/stat")
+	// Plain system calls, not an *os.File: no poller registration, finalizer or allocation.
+	path := procRoot + "/" + strconv.Itoa(pid) + "/stat"
+	fd, err := ignoringEINTR(func() (int, error) { return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0) })
 	if err != nil {
-		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+		return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "open", Path: path, Err: err})
 	}
-	defer f.Close()
+	defer syscall.Close(fd)
 	// The kernel writes the whole line in one read.
 	var buf [1024]byte
-	n, err := f.Read(buf[:])
-	if err != nil && err != io.EOF {
-		return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+	n, err := ignoringEINTR(func() (int, error) { return syscall.Read(fd, buf[:]) })
+	if err != nil {
+		return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "read", Path: path, Err: err})
 	}
 	b := buf[:n]
-	if n == len(buf) { // a line longer than any kernel writes today: read the rest
-		more, err := io.ReadAll(f)
+	for n > 0 && len(b)%len(buf) == 0 { // a line longer than any kernel writes today: read the rest
+		var more [1024]byte
+		n, err = ignoringEINTR(func() (int, error) { return syscall.Read(fd, more[:]) })
 		if err != nil {
-			return stat{}, fmt.Errorf("read process %d: %w", pid, err)
+			return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "read", Path: path, Err: err})
 		}
-		b = append(b, more...)
+		b = append(b, more[:n]...)
 	}
 	return parseStat(b)
+}
+
+func ignoringEINTR(call func() (int, error)) (int, error) {
+	for {
+		n, err := call()
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
 }
 
 // readProc adds argv, the executable's path and the agent hints to a stat. Either may be unreadable (a process of

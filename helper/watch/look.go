@@ -69,11 +69,11 @@ type paneMemo struct {
 	// While no agent is named: when the group was last read, the content then, and how many
 	// probes changes of content brought since the foreground last changed.
 	probedAt    time.Time
-	probedPrint string
+	probedPrint contentPrint
 	reprobes    int
 
-	fingerprint string // of the content at the last capture
-	capturedSec int64  // unix seconds of the last capture
+	fingerprint contentPrint // of the content at the last capture
+	capturedSec int64        // unix seconds of the last capture
 	classified  bool
 	verdict     detect.Verdict
 	hot         int      // looks to come whose first call captures this screen too
@@ -81,7 +81,7 @@ type paneMemo struct {
 
 	// The screen last read for the dialog of a blocked agent with none on record, so an
 	// unreadable one is read again only when it may have changed.
-	dialogPrint string
+	dialogPrint contentPrint
 	dialogSec   int64
 
 	idle idleEvidence // the screen contradicting a hook, see countIdle
@@ -318,7 +318,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 			agent, why = detect.Identify(leader, group)
 		}
 		if agent != m.agent {
-			m.classified, m.fingerprint = false, ""
+			m.classified, m.fingerprint = false, contentPrint{}
 		}
 		m.agent, m.why = agent, why
 	}
@@ -345,10 +345,19 @@ func contentChanged(p panestate.Pane, m *paneMemo) bool {
 	return fingerprint(p) != m.probedPrint || p.Activity >= m.probedAt.Unix()
 }
 
+// contentPrint is what fingerprint reads of a pane; the zero value is no pane's.
+type contentPrint struct {
+	activity                  int64
+	history, cursorX, cursorY int
+	alt                       bool
+	width, height             int
+	title                     string
+}
+
 // fingerprint changes whenever the pane's content may have: the window's last output (whole
 // seconds), the cursor, the scrollback, the alternate screen, the size and the title.
-func fingerprint(p panestate.Pane) string {
-	return fmt.Sprintf("%d|%d|%d,%d|%t|%dx%d|%s", p.Activity, p.HistorySize, p.CursorX, p.CursorY, p.AltScreen, p.Width, p.Height, p.Title)
+func fingerprint(p panestate.Pane) contentPrint {
+	return contentPrint{p.Activity, p.HistorySize, p.CursorX, p.CursorY, p.AltScreen, p.Width, p.Height, p.Title}
 }
 
 // needsCapture says whether the agent's screen may differ from the one last classified. The
@@ -401,9 +410,24 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 // whether it leaves the agent blocked with no dialog on record.
 func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, changed, asks bool) {
 	d = Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
+	if f.Agent == "" && unset(p.Options) {
+		// Nothing of taw's on the pane and no agent in front: the record stays empty, and most
+		// panes of a server are such panes.
+		return d, false, false
+	}
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
+}
+
+// unset says whether none of taw's options is set.
+func unset(o map[string]string) bool {
+	for _, k := range panestate.Options {
+		if o[k] != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // asksDialog says whether a pane's options hold a blocked agent with no dialog on record.

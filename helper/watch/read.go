@@ -12,8 +12,9 @@ import (
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 )
 
-// The look's first tmux call prints every pane, a marker line, every client, and a last marker
-// line carrying the watcher's settings. Markers hold a random nonce so no pane row, client row or
+// The look's first tmux call prints every pane's facts, a marker line, the options of the panes
+// that have any, a marker line, every client, and a last marker line carrying the watcher's
+// settings. Markers hold a random nonce so no pane row, client row or
 // screen line can pass for one.
 
 const fieldSep = "\x1f"
@@ -34,13 +35,12 @@ func newNonce() string {
 	return hex.EncodeToString(b)
 }
 
-// lookSelection is every fact of a pane but those nothing acting on a look uses: its current
+// lookFields are every fact of a pane but those nothing acting on a look uses: its current
 // command and directory (tmux reads /proc for each of those for every pane at every look; the
 // watcher reads processes itself), its tty, window name, whether it is active and whether its
-// session is attached. tmux fills every variable for every pane at every look. A pane's options
-// are all there, so writes stay whole.
-var lookSelection = func() panestate.Selection {
-	s := panestate.Selection{Options: panestate.All.Options}
+// session is attached. tmux fills every variable for every pane at every look.
+var lookFields = func() panestate.Selection {
+	var s panestate.Selection
 	for _, f := range panestate.All.Fields {
 		if !LeftOut[f] {
 			s.Fields = append(s.Fields, f)
@@ -49,13 +49,30 @@ var lookSelection = func() panestate.Selection {
 	return s
 }()
 
+// lookOptions are the options of the panes that have any, all of them so writes stay whole.
+// Most panes of a server hold no agent and none of taw's options, and an unset option is the
+// dearest variable to fill (tmux looks for it in the pane's, window's and session's options and
+// their globals): the filter tests the few options a pane keeps while it holds anything of taw's —
+// the agent, a report's stamp and sequence book, a restore's record, a session, a finished turn —
+// and only those panes print a row.
+var lookOptions = panestate.Selection{
+	Options: panestate.All.Options,
+	Filter: "#{!=:#{" + strings.Join([]string{
+		panestate.OptName, panestate.OptUpdated, panestate.OptSeq, panestate.OptRestored,
+		panestate.OptResume, panestate.OptSessionID, panestate.OptDone,
+	}, "}#{") + "},}",
+}
+
 // LeftOut are the variables a look does not read, for a printer of looks to read them itself.
 var LeftOut = map[string]bool{
 	"pane_current_command": true, "pane_current_path": true, "pane_tty": true, "window_name": true,
 	"pane_active": true, "window_active": true, "session_attached": true,
 }
 
-var lookParser = sync.OnceValue(lookSelection.Parser)
+var (
+	lookParser    = sync.OnceValue(lookFields.Parser)
+	optionsParser = sync.OnceValue(lookOptions.Parser)
+)
 
 // lookCmds is the look's first tmux call.
 func lookCmds(nonce string) []tmux.Cmd {
@@ -68,7 +85,9 @@ func lookCmds(nonce string) []tmux.Cmd {
 		settings[i] = "#{" + s + "}"
 	}
 	return []tmux.Cmd{
-		lookSelection.ListCmd(""),
+		lookFields.ListCmd(""),
+		{"display-message", "-p", "taw-options-" + nonce},
+		lookOptions.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
 		{"list-clients", "-F", strings.Join(client, fieldSep)},
 		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
@@ -86,9 +105,13 @@ type lookData struct {
 
 func parseLook(out, nonce string) lookData {
 	d := lookData{settings: map[string]string{}}
+	options := map[string]map[string]string{}
 	section := 0
 	for _, line := range strings.Split(out, "\n") {
 		switch {
+		case line == "taw-options-"+nonce:
+			section = 3
+			continue
 		case line == "taw-clients-"+nonce:
 			section = 1
 			continue
@@ -112,11 +135,25 @@ func parseLook(out, nonce string) lookData {
 				continue
 			}
 			d.panes = append(d.panes, p)
+		case 3:
+			p, err := optionsParser()(line)
+			if err != nil {
+				d.bad = append(d.bad, line)
+				continue
+			}
+			options[p.ID] = p.Options
 		case 1:
 			if c, ok := parseClient(line); ok {
 				d.clients = append(d.clients, c)
 			}
 		}
+	}
+	for i, p := range d.panes {
+		o, ok := options[p.ID]
+		if !ok {
+			o = panestate.NoOptions()
+		}
+		d.panes[i] = p.WithOptions(o)
 	}
 	return d
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/panestate"
 )
 
 func TestParseClient(t *testing.T) {
@@ -98,5 +100,46 @@ func TestCaptureMarkersSurviveStrftime(t *testing.T) {
 	}
 	if got := cmds[3]; got[len(got)-1] != "%12" {
 		t.Errorf("capture target = %q", got)
+	}
+}
+
+// The look lists every pane's facts, then the options only of the panes that hold any: a pane
+// with no options row has every option, empty, and both kinds of pane are whole.
+func TestParseLookJoinsOptionsToPanes(t *testing.T) {
+	row := func(id string) string {
+		vals := make([]string, len(lookFields.Names()))
+		vals[0] = id
+		return strings.Join(vals, fieldSep)
+	}
+	opts := make([]string, len(lookOptions.Names()))
+	opts[0] = "%2"
+	for i, n := range lookOptions.Names() {
+		if n == panestate.OptName {
+			opts[i] = "claude"
+		}
+	}
+	out := strings.Join([]string{
+		row("%1"), row("%2"),
+		"taw-options-n",
+		strings.Join(opts, fieldSep),
+		"taw-clients-n",
+		"taw-settings-n\x1f\x1f",
+		"",
+	}, "\n")
+	d := parseLook(out, "n")
+	if len(d.panes) != 2 || len(d.bad) != 0 || !d.complete {
+		t.Fatalf("panes %d bad %q complete %t", len(d.panes), d.bad, d.complete)
+	}
+	plain, agent := d.panes[0], d.panes[1]
+	if agent.Agent() != "claude" || plain.Agent() != "" {
+		t.Errorf("agents %q and %q, want \"\" and claude", plain.Agent(), agent.Agent())
+	}
+	for _, p := range d.panes {
+		if len(p.Options) != len(panestate.Options) {
+			t.Errorf("pane %s has %d options, want all %d", p.ID, len(p.Options), len(panestate.Options))
+		}
+	}
+	if got := lookOptions.ListCmd(""); got[2] != "-f" || !strings.Contains(got[3], panestate.OptName) {
+		t.Errorf("the options list is not filtered on taw's options: %q", got)
 	}
 }
