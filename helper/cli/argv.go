@@ -112,3 +112,35 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	}
 	return nil
 }
+
+// oneArg is the action of a verb that takes exactly one positional argument: it runs action
+// with it, or gives the usage error msg. What follows "--" is the verb's own business.
+func oneArg(msg string, action func(c *cli.Context, arg string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		positional, _, _ := splitArgs(c)
+		if len(positional) != 1 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, positional[0])
+	}
+}
+
+// oneArgOnly is oneArg for a verb that takes nothing after "--" either.
+func oneArgOnly(msg string, action func(c *cli.Context, arg string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		positional, after, _ := splitArgs(c)
+		if len(positional) != 1 || len(after) > 0 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, positional[0])
+	}
+}
+
+// runOr hands a verb's parsed options to runF, the stand-in a test of its parsing gives, or
+// else runs the verb.
+func runOr[O any](runF func(*O) error, opts *O, run func() error) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run()
+}

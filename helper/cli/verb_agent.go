@@ -25,11 +25,11 @@ func newAgentCommand(f *Factory) *cli.Command {
 		Name:  "agent",
 		Usage: "see, wait for, go to, start, prompt and answer the agents of every session",
 		Subcommands: []*cli.Command{
-			newAgentListCommand(f, nil),
-			newAgentGetCommand(f, nil),
-			newAgentWaitCommand(f, nil),
-			newAgentNextCommand(f, nil),
-			newAgentFocusCommand(f, nil),
+			newAgentListCommand(f),
+			newAgentGetCommand(f),
+			newAgentWaitCommand(f),
+			newAgentNextCommand(f),
+			newAgentFocusCommand(f),
 			newAgentSeenCommand(f),
 			newAgentStartCommand(f),
 			newAgentPromptCommand(f),
@@ -43,7 +43,7 @@ type agentListOptions struct {
 	JSON bool
 }
 
-func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Command {
+func newAgentListCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list every agent of the server (JSON when piped or with --json)",
@@ -53,11 +53,7 @@ func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Co
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {
 				return UsageErrorf("agent list takes no arguments, got %q: taw agent list [--json]", positional[0])
 			}
-			opts := &agentListOptions{JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentListRun(c.Context, f, opts)
+			return agentListRun(c.Context, f, &agentListOptions{JSON: wantJSON(f, c)})
 		},
 	}
 }
@@ -93,23 +89,15 @@ type agentGetOptions struct {
 	JSON   bool
 }
 
-func newAgentGetCommand(f *Factory, runF func(*agentGetOptions) error) *cli.Command {
+func newAgentGetCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "get",
 		Usage:     "print one agent, named by its pane or by its agent's name when only one runs (JSON when piped or with --json)",
 		ArgsUsage: "<pane|agent> [--json]",
 		Flags:     []cli.Flag{jsonFlag()},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent get takes one target: taw agent get <pane|agent>")
-			}
-			opts := &agentGetOptions{Target: positional[0], JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentGetRun(c.Context, f, opts)
-		},
+		Action: oneArg("agent get takes one target: taw agent get <pane|agent>", func(c *cli.Context, target string) error {
+			return agentGetRun(c.Context, f, &agentGetOptions{Target: target, JSON: wantJSON(f, c)})
+		}),
 	}
 }
 

@@ -44,14 +44,10 @@ func newAgentAnswerCommand(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: flagYes, Usage: "pick the option that says yes (Yes, Allow, Approve)"},
 			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
 			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
+			jsonFlag(),
 		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent answer takes one target: taw agent answer <pane|agent> (--option N | --yes | --no | --text T)")
-			}
-			opts := &agentAnswerOptions{Target: positional[0], Yes: c.Bool(flagYes), No: c.Bool(flagNo), Text: c.String(flagText), JSON: wantJSON(f, c)}
+		Action: oneArg("agent answer takes one target: taw agent answer <pane|agent> (--option N | --yes | --no | --text T)", func(c *cli.Context, target string) error {
+			opts := &agentAnswerOptions{Target: target, Yes: c.Bool(flagYes), No: c.Bool(flagNo), Text: c.String(flagText), JSON: wantJSON(f, c)}
 			given := 0
 			for _, set := range []bool{c.IsSet(flagOption), opts.Yes, opts.No, c.IsSet(flagText)} {
 				if set {
@@ -74,7 +70,7 @@ func newAgentAnswerCommand(f *Factory) *cli.Command {
 				}
 			}
 			return agentAnswerRun(c.Context, f, opts)
-		},
+		}),
 	}
 }
 

@@ -15,8 +15,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-const flagWait = "wait"
-
 // maxPromptText bounds a prompt; it goes to tmux in pieces of pasteChunk bytes.
 const (
 	maxPromptText = 256 * 1024
@@ -44,9 +42,9 @@ func newAgentPromptCommand(f *Factory) *cli.Command {
 		ArgsUsage: "<pane|agent> <text> [--wait] [--until <state>]... [--timeout <duration>] [--json]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagWait, Usage: "then wait like taw agent wait (for the end of the turn, or --until)"},
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "with --wait: a `<state>` that ends the wait (repeatable)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>`"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
+			untilFlag("with --wait: a `<state>` that ends the wait (repeatable)"),
+			timeoutFlag("with --wait: give up after `<duration>`"),
+			jsonFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)

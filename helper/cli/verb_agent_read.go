@@ -23,14 +23,10 @@ func newAgentReadCommand(f *Factory) *cli.Command {
 		ArgsUsage: "<pane|agent> [--lines N] [--json]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagLines, Usage: "print the last `<n>` lines, from the history too when the screen has fewer"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON"},
+			jsonFlagSaying("print JSON"),
 		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent read takes one target: taw agent read <pane|agent> [--lines N]")
-			}
-			opts := &agentReadOptions{Target: positional[0], JSON: c.Bool(flagJSON)}
+		Action: oneArg("agent read takes one target: taw agent read <pane|agent> [--lines N]", func(c *cli.Context, target string) error {
+			opts := &agentReadOptions{Target: target, JSON: c.Bool(flagJSON)}
 			if c.IsSet(flagLines) {
 				n, err := strconv.Atoi(c.String(flagLines))
 				if err != nil || n < 1 || n > 100000 {
@@ -39,7 +35,7 @@ func newAgentReadCommand(f *Factory) *cli.Command {
 				opts.Lines = n
 			}
 			return agentReadRun(c.Context, f, opts)
-		},
+		}),
 	}
 }
 

@@ -18,7 +18,6 @@ import (
 )
 
 const (
-	flagPane   = "pane"
 	flagWindow = "window"
 	flagSplit  = "split"
 	flagCwd    = "cwd"
@@ -49,8 +48,8 @@ func newAgentStartCommand(f *Factory) *cli.Command {
 			&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
 			&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 			&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>` (default 60s)"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
+			timeoutFlag("with --wait: give up after `<duration>` (default 60s)"),
+			jsonFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := parseAgentStart(f, c)

@@ -27,31 +27,27 @@ func newConfigCommand(f *Factory) *cli.Command {
 		Name:  "config",
 		Usage: "print the default configuration file, or check yours",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "default",
-				Usage:     "print a configuration file with every key at its default, commented",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return UsageErrorf("config default takes no arguments")
-					}
-					_, err := fmt.Fprint(f.IO.Out, config.DefaultFile)
-					return err
-				},
-			},
-			{
-				Name:      "path",
-				Usage:     "print where taw reads its configuration file",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return UsageErrorf("config path takes no arguments")
-					}
-					_, err := fmt.Fprintln(f.IO.Out, config.Path(f.Getenv))
-					return err
-				},
-			},
+			newConfigPrintCommand(f, "default", "print a configuration file with every key at its default, commented",
+				func() string { return config.DefaultFile }),
+			newConfigPrintCommand(f, "path", "print where taw reads its configuration file",
+				func() string { return config.Path(f.Getenv) + "\n" }),
 			newConfigCheckCommand(f, nil),
+		},
+	}
+}
+
+// newConfigPrintCommand is a config verb that takes no arguments and prints one text.
+func newConfigPrintCommand(f *Factory, name, usage string, text func() string) *cli.Command {
+	return &cli.Command{
+		Name:      name,
+		Usage:     usage,
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return UsageErrorf("config %s takes no arguments", name)
+			}
+			_, err := fmt.Fprint(f.IO.Out, text())
+			return err
 		},
 	}
 }
@@ -69,10 +65,7 @@ func newConfigCheckCommand(f *Factory, runF func(*configCheckOptions) error) *cl
 				return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
 			}
 			opts := &configCheckOptions{File: c.String(flagConfigFile)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return configCheckRun(f, opts)
+			return runOr(runF, opts, func() error { return configCheckRun(f, opts) })
 		},
 	}
 }

@@ -47,7 +47,7 @@ func newDetectCommand(f *Factory, runF func(*detectOptions) error) *cli.Command 
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `<agent>` (an id or alias)"},
 			&cli.StringFlag{Name: "title", Usage: "the pane `<title>` the screen had (title rules read it)"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			jsonObjectFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
@@ -55,14 +55,11 @@ func newDetectCommand(f *Factory, runF func(*detectOptions) error) *cli.Command 
 				return UsageErrorf("detect takes one saved screen: taw detect <file | -> [--agent <agent>] [--title <title>] [--json]")
 			}
 			opts := &detectOptions{File: positional[0], Agent: strings.TrimSpace(c.String("agent")),
-				Title: c.String("title"), TitleSet: c.IsSet("title"), JSON: c.Bool("json")}
+				Title: c.String("title"), TitleSet: c.IsSet("title"), JSON: c.Bool(flagJSON)}
 			if c.IsSet("agent") && opts.Agent == "" {
 				return UsageErrorf("--agent is empty: name an agent, such as --agent claude")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return detectRun(c.Context, f, opts)
+			return runOr(runF, opts, func() error { return detectRun(c.Context, f, opts) })
 		},
 	}
 }

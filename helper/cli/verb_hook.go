@@ -24,14 +24,14 @@ type hookOptions struct {
 	Pane  string // the hook's pane (#{hook_pane}), "" when the event has none
 }
 
-func newHookCommand(f *Factory, runF func(*hookOptions) error) *cli.Command {
+func newHookCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "what taw's tmux hooks run: wake the watcher and clean up after closed panes",
 		ArgsUsage: "<event> [<pane>]",
 		Hidden:    true,
 		// The agents' hooks: see verb_hook_report.go.
-		Subcommands: []*cli.Command{newHookReportCommand(f, nil)},
+		Subcommands: []*cli.Command{newHookReportCommand(f)},
 		Action: func(c *cli.Context) error {
 			positional, _, _ := splitArgs(c)
 			if len(positional) < 1 || len(positional) > 2 {
@@ -40,9 +40,6 @@ func newHookCommand(f *Factory, runF func(*hookOptions) error) *cli.Command {
 			opts := &hookOptions{Event: positional[0]}
 			if len(positional) == 2 {
 				opts.Pane = positional[1]
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			hookRun(c.Context, f, opts)
 			return nil

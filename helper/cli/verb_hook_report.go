@@ -41,7 +41,7 @@ type hookReportOptions struct {
 	Seq    uint64
 }
 
-func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.Command {
+func newHookReportCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "what taw's installed hook scripts run: report one hook event of an agent, its payload on stdin",
@@ -58,11 +58,7 @@ func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.
 			if len(positional) != 2 {
 				return UsageErrorf("hook report takes an agent and an event: taw hook report <agent> <event>")
 			}
-			opts := &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Order: c.Int(flagHookOrder), Seq: seq}
-			if runF != nil {
-				return runF(opts)
-			}
-			hookReportRun(c.Context, f, opts)
+			hookReportRun(c.Context, f, &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Order: c.Int(flagHookOrder), Seq: seq})
 			return nil
 		},
 	}

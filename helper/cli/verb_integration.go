@@ -20,9 +20,8 @@ import (
 // taw integration install|uninstall|status [<agent>...], and the hidden herdr-env verb the
 // plugin's load step calls for @agent-wizard-herdr-env.
 const (
-	flagIntegrationYes  = "yes"
-	flagIntegrationJSON = "json"
-	flagHerdrBin        = "bin"
+	flagIntegrationYes = "yes"
+	flagHerdrBin       = "bin"
 )
 
 // Stable error codes of the integration verbs (documented in docs/integrations.md).
@@ -46,17 +45,17 @@ func newIntegrationCommand(f *Factory) *cli.Command {
 		Name:  "integration",
 		Usage: "install taw's hooks and plugins into coding agents",
 		Subcommands: []*cli.Command{
-			newIntegrationVerb(f, nil, "install", "install the integrations of the agents named, or of those found on PATH",
+			newIntegrationVerb(f, "install", "install the integrations of the agents named, or of those found on PATH",
 				&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"}),
-			newIntegrationVerb(f, nil, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
-			newIntegrationVerb(f, nil, "status", "say where each integration is installed, not installed or outdated",
-				&cli.BoolFlag{Name: flagIntegrationJSON, Usage: "print JSON"}),
-			newHerdrEnvCommand(f, nil),
+			newIntegrationVerb(f, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
+			newIntegrationVerb(f, "status", "say where each integration is installed, not installed or outdated",
+				jsonFlagSaying("print JSON")),
+			newHerdrEnvCommand(f),
 		},
 	}
 }
 
-func newIntegrationVerb(f *Factory, runF func(*integrationOptions) error, verb, usage string, flags ...cli.Flag) *cli.Command {
+func newIntegrationVerb(f *Factory, verb, usage string, flags ...cli.Flag) *cli.Command {
 	return &cli.Command{
 		Name:      verb,
 		Usage:     usage,
@@ -66,16 +65,13 @@ func newIntegrationVerb(f *Factory, runF func(*integrationOptions) error, verb, 
 			positional, after, _ := splitArgs(c)
 			opts := &integrationOptions{
 				Verb: verb, Agents: append(positional, after...),
-				Yes: verb == "install" && c.Bool(flagIntegrationYes), JSON: verb == "status" && c.Bool(flagIntegrationJSON),
+				Yes: verb == "install" && c.Bool(flagIntegrationYes), JSON: verb == "status" && c.Bool(flagJSON),
 				Manager: func() (*integration.Manager, error) { return integrationManager(f) },
 			}
 			for _, a := range opts.Agents {
 				if _, ok := integration.Lookup(a); !ok {
 					return Errorf(CodeUnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
 				}
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return integrationRun(f, opts)
 		},
@@ -370,7 +366,7 @@ type herdrEnvOptions struct {
 	Bin string
 }
 
-func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Command {
+func newHerdrEnvCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "herdr-env",
 		Usage:     "set (on) or clear (off) the herdr variables in tmux's global environment (@agent-wizard-herdr-env)",
@@ -394,9 +390,6 @@ func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Comm
 			}
 			if !filepath.IsAbs(opts.Bin) {
 				return Errorf(CodeInvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return integration.ApplyHerdrEnv(c.Context, f.Tmux(), opts.On, opts.Bin, f.Getenv)
 		},

@@ -28,7 +28,6 @@ import (
 const (
 	flagMuxSocket  = "socket"
 	flagMuxLog     = "log"
-	flagMuxTimeout = "timeout"
 	flagMuxNoInput = "no-input"
 )
 
@@ -104,10 +103,7 @@ func newMuxServeCommand(f *Factory, runF func(*muxServeOptions) error) *cli.Comm
 			if opts.Socket == "" {
 				opts.Socket, opts.Private = daemon.DefaultSocket(f.Getenv), true
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxServeRun(c.Context, f, opts)
+			return runOr(runF, opts, func() error { return muxServeRun(c.Context, f, opts) })
 		},
 	}
 }
@@ -210,26 +206,19 @@ func newMuxCallCommand(f *Factory, runF func(*muxCallOptions) error) *cli.Comman
 		ArgsUsage: "[--socket <path>] [--timeout <seconds>] <op-json>",
 		Flags: []cli.Flag{
 			socketFlag(),
-			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"},
+			&cli.Float64Flag{Name: flagTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"},
 		},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf(`mux call takes one operation as JSON: taw mux call '"ListPanes"' or taw mux call '{"KillTree":{"pane_id":"p1"}}'`)
-			}
-			op, err := wire.DecodeOp([]byte(positional[0]))
+		Action: oneArgOnly(`mux call takes one operation as JSON: taw mux call '"ListPanes"' or taw mux call '{"KillTree":{"pane_id":"p1"}}'`, func(c *cli.Context, opJSON string) error {
+			op, err := wire.DecodeOp([]byte(opJSON))
 			if err != nil {
 				return Errorf(CodeMuxBadOp, "the operation is not a Conmux v1 MuxOp (%s): write it as the JSON of one op, such as '\"ListPanes\"' or '{\"Send\":{\"pane_id\":\"p1\",\"data\":\"<base64>\"}}'", strings.TrimPrefix(err.Error(), "bad frame: "))
 			}
-			if c.Float64(flagMuxTimeout) <= 0 {
-				return Errorf(CodeInvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagMuxTimeout))
+			if c.Float64(flagTimeout) <= 0 {
+				return Errorf(CodeInvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagTimeout))
 			}
-			opts := &muxCallOptions{Socket: muxSocket(f, c), Op: op, Timeout: time.Duration(c.Float64(flagMuxTimeout) * float64(time.Second))}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxCallRun(f, opts)
-		},
+			opts := &muxCallOptions{Socket: muxSocket(f, c), Op: op, Timeout: time.Duration(c.Float64(flagTimeout) * float64(time.Second))}
+			return runOr(runF, opts, func() error { return muxCallRun(f, opts) })
+		}),
 	}
 }
 
@@ -290,17 +279,10 @@ func newMuxAttachCommand(f *Factory, runF func(*muxAttachOptions) error) *cli.Co
 			socketFlag(),
 			&cli.BoolFlag{Name: flagMuxNoInput, Usage: "only watch: send nothing to the pane"},
 		},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf("mux attach takes one Conmux pane id: taw mux attach [--socket <path>] <pane-id>")
-			}
-			opts := &muxAttachOptions{Socket: muxSocket(f, c), Pane: positional[0], NoInput: c.Bool(flagMuxNoInput)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxAttachRun(f, opts)
-		},
+		Action: oneArgOnly("mux attach takes one Conmux pane id: taw mux attach [--socket <path>] <pane-id>", func(c *cli.Context, pane string) error {
+			opts := &muxAttachOptions{Socket: muxSocket(f, c), Pane: pane, NoInput: c.Bool(flagMuxNoInput)}
+			return runOr(runF, opts, func() error { return muxAttachRun(f, opts) })
+		}),
 	}
 }
 

@@ -20,7 +20,6 @@ const CodeNotifyFailed = "notify_failed"
 
 const (
 	flagNotifyKind = "kind"
-	flagNotifyPane = "pane"
 )
 
 type notifyTestOptions struct {
@@ -43,7 +42,7 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 		ArgsUsage: "[--kind {blocked|finished}] [--pane <pane>]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
-			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"},
+			&cli.StringFlag{Name: flagPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"},
 		},
 		Action: func(c *cli.Context) error {
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {
@@ -53,11 +52,8 @@ func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.
 			if kind != notify.KindBlocked && kind != notify.KindFinished {
 				return InvalidValuef("invalid --kind %q (expected: blocked|finished)", kind)
 			}
-			opts := &notifyTestOptions{Kind: kind, Pane: c.String(flagNotifyPane)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return notifyTestRun(c.Context, f, opts)
+			opts := &notifyTestOptions{Kind: kind, Pane: c.String(flagPane)}
+			return runOr(runF, opts, func() error { return notifyTestRun(c.Context, f, opts) })
 		},
 	}
 }

@@ -23,25 +23,15 @@ type paneExplainOptions struct {
 	JSON bool
 }
 
-func newPaneExplainCommand(f *Factory, runF func(*paneExplainOptions) error) *cli.Command {
+func newPaneExplainCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "explain",
 		Usage:     "say which signal decided a pane's agent and state, and why",
 		ArgsUsage: "<pane> [--json]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("pane explain takes one pane: taw pane explain <pane> [--json]")
-			}
-			opts := &paneExplainOptions{Pane: positional[0], JSON: c.Bool("json")}
-			if runF != nil {
-				return runF(opts)
-			}
-			return paneExplainRun(c.Context, f, opts)
-		},
+		Flags:     []cli.Flag{jsonObjectFlag()},
+		Action: oneArg("pane explain takes one pane: taw pane explain <pane> [--json]", func(c *cli.Context, pane string) error {
+			return paneExplainRun(c.Context, f, &paneExplainOptions{Pane: pane, JSON: c.Bool(flagJSON)})
+		}),
 	}
 }
 

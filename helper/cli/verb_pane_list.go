@@ -14,7 +14,7 @@ type paneListOptions struct {
 	JSON    bool
 }
 
-func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Command {
+func newPaneListCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list every pane of the server and its agent (JSON when piped or with --json)",
@@ -27,11 +27,7 @@ func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Comm
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {
 				return UsageErrorf("pane list takes no arguments, got %q: taw pane list [--session <name>] [--json]", positional[0])
 			}
-			opts := &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return paneListRun(c.Context, f, opts)
+			return paneListRun(c.Context, f, &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)})
 		},
 	}
 }

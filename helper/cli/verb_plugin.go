@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -28,10 +29,7 @@ const (
 )
 
 const (
-	flagPluginJSON     = "json"
 	flagPluginDisabled = "disabled"
-	flagPluginPane     = "pane"
-	flagPluginClient   = "client"
 )
 
 func newPluginCommand(f *Factory) *cli.Command {
@@ -68,25 +66,21 @@ func newPluginIDCommand(f *Factory, name, usage string, apply func(reg *plugins.
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "<id>",
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("plugin %s takes one plugin id: taw plugin %s <id>", name, name)
-			}
+		Action: oneArg(fmt.Sprintf("plugin %s takes one plugin id: taw plugin %s <id>", name, name), func(c *cli.Context, id string) error {
 			reg, err := f.readRegistry()
 			if err != nil {
 				return err
 			}
-			i, ok := reg.Find(positional[0])
+			i, ok := reg.Find(id)
 			if !ok {
-				return Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", positional[0])
+				return Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
 			}
 			apply(&reg, i)
 			if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
 				return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
 			}
-			return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": positional[0]})
-		},
+			return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": id})
+		}),
 	}
 }
 

@@ -27,14 +27,14 @@ func newPluginExecCommand(f *Factory) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "plugin"},
 			&cli.StringFlag{Name: "entry"},
-			&cli.StringFlag{Name: flagPluginPane},
+			&cli.StringFlag{Name: flagPane},
 		},
 		Action: func(c *cli.Context) error {
 			_, argv, _ := splitArgs(c)
 			if len(argv) == 0 || c.String("plugin") == "" || c.String("entry") == "" {
 				return UsageErrorf("usage: taw plugin exec --plugin <id> --entry {pane|popup}:<id> [--pane <pane>] -- <command>...")
 			}
-			return pluginExecRun(c.Context, f, c.String("plugin"), c.String("entry"), c.String(flagPluginPane), argv)
+			return pluginExecRun(c.Context, f, c.String("plugin"), c.String("entry"), c.String(flagPane), argv)
 		},
 	}
 }

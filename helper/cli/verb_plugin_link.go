@@ -16,14 +16,10 @@ func newPluginLinkCommand(f *Factory) *cli.Command {
 		Usage:     "link the plugin in a folder (its taw-plugin.toml is checked first)",
 		ArgsUsage: "<folder> [--disabled]",
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: flagPluginDisabled, Usage: "link it disabled"}},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("plugin link takes one folder: taw plugin link <folder> [--disabled]")
-			}
-			dir, err := filepath.Abs(positional[0])
+		Action: oneArg("plugin link takes one folder: taw plugin link <folder> [--disabled]", func(c *cli.Context, folder string) error {
+			dir, err := filepath.Abs(folder)
 			if err != nil {
-				return Errorf(CodeInvalidArgument, "folder %s: %v", positional[0], err)
+				return Errorf(CodeInvalidArgument, "folder %s: %v", folder, err)
 			}
 			if d, err := filepath.EvalSymlinks(dir); err == nil {
 				dir = d
@@ -53,6 +49,6 @@ func newPluginLinkCommand(f *Factory) *cli.Command {
 				return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
 			}
 			return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": m.ID, "path": dir, "enabled": enabled})
-		},
+		}),
 	}
 }

@@ -28,7 +28,7 @@ func newPluginListCommand(f *Factory) *cli.Command {
 		Name:      "list",
 		Usage:     "list linked plugins",
 		ArgsUsage: "[--json]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: flagPluginJSON, Usage: "one JSON object per plugin, one a line"}},
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: flagJSON, Usage: "one JSON object per plugin, one a line"}},
 		Action: func(c *cli.Context) error {
 			if positional, _, _ := splitArgs(c); len(positional) > 0 {
 				return UsageErrorf("plugin list takes no arguments: taw plugin list [--json]")
@@ -58,7 +58,7 @@ func newPluginListCommand(f *Factory) *cli.Command {
 				}
 				views = append(views, v)
 			}
-			if c.Bool(flagPluginJSON) {
+			if c.Bool(flagJSON) {
 				for _, v := range views {
 					if err := writeJSONLine(f.IO.Out, v); err != nil {
 						return err

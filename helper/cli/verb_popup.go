@@ -20,7 +20,7 @@ type popupOptions struct {
 	Open   bool // open a tmux popup on the client running taw popup, rather than run here
 }
 
-func newPopupCommand(f *Factory, runF func(*popupOptions) error) *cli.Command {
+func newPopupCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "popup",
 		Usage:     "the agents popup: every agent, most urgent first; Enter goes to it",
@@ -34,9 +34,6 @@ func newPopupCommand(f *Factory, runF func(*popupOptions) error) *cli.Command {
 				return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
 			}
 			opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
-			if runF != nil {
-				return runF(opts)
-			}
 			if opts.Open {
 				return popupOpenRun(c.Context, f, opts)
 			}

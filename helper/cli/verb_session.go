@@ -11,10 +11,7 @@ import (
 // and panes with their agents, kept in $XDG_DATA_HOME/taw/sessions.
 const (
 	flagSessionName   = "name"
-	flagSessionForce  = "force"
-	flagSessionJSON   = "json"
 	flagSessionBackup = "backup"
-	flagSessionWait   = "wait"
 )
 
 // Error codes of the session verbs.
@@ -31,7 +28,7 @@ func newSessionCommand(f *Factory) *cli.Command {
 		Subcommands: []*cli.Command{
 			newSessionSaveCommand(f, nil),
 			newSessionRestoreCommand(f, nil),
-			newSessionListCommand(f, nil),
+			newSessionListCommand(f),
 			newSessionDeleteCommand(f, nil),
 			newSessionImportCommand(f, nil),
 			newSessionAutosaveCommand(f),
@@ -41,12 +38,10 @@ func newSessionCommand(f *Factory) *cli.Command {
 	}
 }
 
-func sessionJSONFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagSessionJSON, Usage: "print one line of JSON"}
-}
+func sessionJSONFlag() cli.Flag { return jsonFlagSaying("print one line of JSON") }
 
-func sessionNameFlag(usage string) cli.Flag {
-	return &cli.StringFlag{Name: flagSessionName, Value: session.DefaultName, Usage: usage}
+func sessionNameFlag(value, usage string) cli.Flag {
+	return &cli.StringFlag{Name: flagSessionName, Value: value, Usage: usage}
 }
 
 func sessionStore(f *Factory) *session.Store {

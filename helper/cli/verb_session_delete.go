@@ -18,20 +18,13 @@ func newSessionDeleteCommand(f *Factory, runF func(*sessionDeleteOptions) error)
 		Usage:     "delete a save and its earlier copies",
 		ArgsUsage: "<name> [--json]",
 		Flags:     []cli.Flag{sessionJSONFlag()},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf("session delete takes one save name: taw session delete <name>")
-			}
-			opts := &sessionDeleteOptions{Name: positional[0], JSON: c.Bool(flagSessionJSON)}
-			if err := session.CheckName(opts.Name); err != nil {
+		Action: oneArgOnly("session delete takes one save name: taw session delete <name>", func(c *cli.Context, name string) error {
+			if err := session.CheckName(name); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionDeleteRun(f, opts)
-		},
+			opts := &sessionDeleteOptions{Name: name, JSON: c.Bool(flagJSON)}
+			return runOr(runF, opts, func() error { return sessionDeleteRun(f, opts) })
+		}),
 	}
 }
 

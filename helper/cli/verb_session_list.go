@@ -10,7 +10,7 @@ import (
 
 type sessionListOptions struct{ JSON bool }
 
-func newSessionListCommand(f *Factory, runF func(*sessionListOptions) error) *cli.Command {
+func newSessionListCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list the saves (JSON when stdout is not a terminal)",
@@ -20,11 +20,7 @@ func newSessionListCommand(f *Factory, runF func(*sessionListOptions) error) *cl
 			if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
 				return err
 			}
-			opts := &sessionListOptions{JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionListRun(f, opts)
+			return sessionListRun(f, &sessionListOptions{JSON: wantJSON(f, c)})
 		},
 	}
 }

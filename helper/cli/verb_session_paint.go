@@ -20,13 +20,9 @@ func newSessionPaintCommand(f *Factory) *cli.Command {
 		Usage:     "show a restored pane's saved contents, then start its shell (a restore starts panes with this)",
 		ArgsUsage: "<file>",
 		Hidden:    true,
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("session paint takes one file: taw session paint <file>")
-			}
-			return sessionPaintRun(f, positional[0])
-		},
+		Action: oneArg("session paint takes one file: taw session paint <file>", func(c *cli.Context, file string) error {
+			return sessionPaintRun(f, file)
+		}),
 	}
 }
 

@@ -36,16 +36,16 @@ func newSessionRestoreCommand(f *Factory, runF func(*sessionRestoreOptions) erro
 		Usage:     "recreate the saved sessions that are missing and resume each pane's agent",
 		ArgsUsage: "[--name <name>] [--backup <n>] [--wait <duration>] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("restore the save `<name>`"),
+			sessionNameFlag(session.DefaultName, "restore the save `<name>`"),
 			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `<n>` of the save (1 is the newest)"},
-			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
+			&cli.DurationFlag{Name: flagWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
 			sessionJSONFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if err := sessionNoArgs(c, "taw session restore [--name <name>] [--backup <n>] [--wait <duration>] [--json]"); err != nil {
 				return err
 			}
-			opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagSessionWait), JSON: c.Bool(flagSessionJSON)}
+			opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagWait), JSON: c.Bool(flagJSON)}
 			if opts.Wait <= 0 || opts.Wait > maxRestorePromptWait {
 				return Errorf(CodeInvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)
 			}
@@ -55,10 +55,7 @@ func newSessionRestoreCommand(f *Factory, runF func(*sessionRestoreOptions) erro
 			if opts.Backup < 0 || opts.Backup > session.MaxBackups {
 				return Errorf(CodeInvalidArgument, "invalid --backup %d: give 1 for the newest earlier copy, up to %d", opts.Backup, session.MaxBackups)
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionRestoreRun(c.Context, f, opts)
+			return runOr(runF, opts, func() error { return sessionRestoreRun(c.Context, f, opts) })
 		},
 	}
 }

@@ -22,22 +22,19 @@ func newSessionSaveCommand(f *Factory, runF func(*sessionSaveOptions) error) *cl
 		Usage:     "save every session, window and pane, with each pane's agent and resume command",
 		ArgsUsage: "[--name <name>] [--force] [--json]",
 		Flags: []cli.Flag{
-			sessionNameFlag("save under `<name>`"),
-			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
+			sessionNameFlag(session.DefaultName, "save under `<name>`"),
+			forceFlag(),
 			sessionJSONFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if err := sessionNoArgs(c, "taw session save [--name <name>] [--force] [--json]"); err != nil {
 				return err
 			}
-			opts := &sessionSaveOptions{Name: c.String(flagSessionName), Force: c.Bool(flagSessionForce), JSON: c.Bool(flagSessionJSON)}
+			opts := &sessionSaveOptions{Name: c.String(flagSessionName), Force: c.Bool(flagForce), JSON: c.Bool(flagJSON)}
 			if err := session.CheckName(opts.Name); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionSaveRun(c.Context, f, opts)
+			return runOr(runF, opts, func() error { return sessionSaveRun(c.Context, f, opts) })
 		},
 	}
 }

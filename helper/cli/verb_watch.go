@@ -33,10 +33,9 @@ import (
 // --serve, in the background); taw watch in a terminal runs one in the foreground and prints
 // every transition, and --once makes one look and prints the panes that have an agent.
 const (
-	flagOnce      = "once"
-	flagInterval  = "interval"
-	flagServe     = "serve"
-	flagWatchJSON = "json"
+	flagOnce     = "once"
+	flagInterval = "interval"
+	flagServe    = "serve"
 )
 
 type watchOptions struct {
@@ -46,7 +45,7 @@ type watchOptions struct {
 	JSON     bool
 }
 
-func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
+func newWatchCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:      "watch",
 		Usage:     "run the pane watcher in the foreground (the plugin runs one per server in the background)",
@@ -54,7 +53,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
 			&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
-			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
+			jsonFlagSaying("print JSON lines"),
 			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -62,7 +61,7 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			if len(positional) > 0 {
 				return UsageErrorf("watch takes no arguments, got %q: taw watch [--once] [--interval <duration>]", positional[0])
 			}
-			opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagWatchJSON)}
+			opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagJSON)}
 			if c.IsSet(flagInterval) {
 				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
 				if err != nil || d < 100*time.Millisecond || d > time.Minute {
@@ -72,9 +71,6 @@ func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
 			}
 			if opts.Once && opts.Serve {
 				return UsageErrorf("--once and --serve do not go together")
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return watchRun(c.Context, f, opts)
 		},
