@@ -136,11 +136,23 @@ func oneArgOnly(msg string, action func(c *cli.Context, arg string) error) cli.A
 	}
 }
 
-// runOr hands a verb's parsed options to runF, the stand-in a test of its parsing gives, or
-// else runs the verb.
-func runOr[O any](runF func(*O) error, opts *O, run func() error) error {
-	if runF != nil {
-		return runF(opts)
+// afterDashes is the action of a verb that runs the command given after "--": it runs action
+// with it, or gives the usage error msg when there is none.
+func afterDashes(msg string, action func(c *cli.Context, command []string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		_, command, _ := splitArgs(c)
+		if len(command) == 0 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, command)
+	}
+}
+
+// runOr runs a verb with the options its arguments parsed to, or hands them to f.parsed when
+// a test of the parsing set it.
+func (f *Factory) runOr(opts any, run func() error) error {
+	if f.parsed != nil {
+		return f.parsed(opts)
 	}
 	return run()
 }

@@ -14,19 +14,11 @@ type agentNextOptions struct {
 	Client string
 }
 
-func newAgentNextCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "next",
-		Usage:     "go to the next agent that needs you: blocked ones first, then done ones, cycling",
-		ArgsUsage: "[--client <name>]",
-		Flags:     []cli.Flag{clientFlag()},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
-			}
-			return agentNextRun(c.Context, f, &agentNextOptions{Client: c.String(flagClient)})
-		},
+func (f *Factory) agentNext(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
 	}
+	return agentNextRun(c.Context, f, &agentNextOptions{Client: c.String(flagClient)})
 }
 
 const currentMark = "\x1etaw-current\x1f"
@@ -94,16 +86,8 @@ type agentFocusOptions struct {
 	Client string
 }
 
-func newAgentFocusCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "focus",
-		Usage:     "go to an agent's pane, switching session and window as needed",
-		ArgsUsage: "<pane|agent> [--client <name>]",
-		Flags:     []cli.Flag{clientFlag()},
-		Action: oneArg("agent focus takes one target: taw agent focus <pane|agent> [--client <name>]", func(c *cli.Context, target string) error {
-			return agentFocusRun(c.Context, f, &agentFocusOptions{Target: target, Client: c.String(flagClient)})
-		}),
-	}
+func (f *Factory) agentFocus(c *cli.Context, target string) error {
+	return agentFocusRun(c.Context, f, &agentFocusOptions{Target: target, Client: c.String(flagClient)})
 }
 
 func agentFocusRun(ctx context.Context, f *Factory, opts *agentFocusOptions) error {

@@ -23,51 +23,32 @@ type configCheckOptions struct {
 }
 
 func newConfigCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "config",
-		Usage: "print the default configuration file, or check yours",
-		Subcommands: []*cli.Command{
-			newConfigPrintCommand(f, "default", "print a configuration file with every key at its default, commented",
-				func() string { return config.DefaultFile }),
-			newConfigPrintCommand(f, "path", "print where taw reads its configuration file",
-				func() string { return config.Path(f.Getenv) + "\n" }),
-			newConfigCheckCommand(f, nil),
-		},
-	}
+	return group("config", "print the default configuration file, or check yours",
+		configPrintVerb(f, "default", "print a configuration file with every key at its default, commented",
+			func() string { return config.DefaultFile }),
+		configPrintVerb(f, "path", "print where taw reads its configuration file",
+			func() string { return config.Path(f.Getenv) + "\n" }),
+		verb("check", "[--file <path>]", "report unknown keys and bad values of the configuration file, with their lines",
+			f.configCheck, &cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"}),
+	)
 }
 
-// newConfigPrintCommand is a config verb that takes no arguments and prints one text.
-func newConfigPrintCommand(f *Factory, name, usage string, text func() string) *cli.Command {
-	return &cli.Command{
-		Name:      name,
-		Usage:     usage,
-		ArgsUsage: " ",
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return UsageErrorf("config %s takes no arguments", name)
-			}
-			_, err := fmt.Fprint(f.IO.Out, text())
-			return err
-		},
-	}
+func configPrintVerb(f *Factory, name, usage string, text func() string) *cli.Command {
+	return verb(name, " ", usage, func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return UsageErrorf("config %s takes no arguments", name)
+		}
+		_, err := fmt.Fprint(f.IO.Out, text())
+		return err
+	})
 }
 
-func newConfigCheckCommand(f *Factory, runF func(*configCheckOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "check",
-		Usage:     "report unknown keys and bad values of the configuration file, with their lines",
-		ArgsUsage: "[--file <path>]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"},
-		},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
-			}
-			opts := &configCheckOptions{File: c.String(flagConfigFile)}
-			return runOr(runF, opts, func() error { return configCheckRun(f, opts) })
-		},
+func (f *Factory) configCheck(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
 	}
+	opts := &configCheckOptions{File: c.String(flagConfigFile)}
+	return f.runOr(opts, func() error { return configCheckRun(f, opts) })
 }
 
 func configCheckRun(f *Factory, opts *configCheckOptions) error {

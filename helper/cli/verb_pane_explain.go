@@ -23,16 +23,8 @@ type paneExplainOptions struct {
 	JSON bool
 }
 
-func newPaneExplainCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "explain",
-		Usage:     "say which signal decided a pane's agent and state, and why",
-		ArgsUsage: "<pane> [--json]",
-		Flags:     []cli.Flag{jsonObjectFlag()},
-		Action: oneArg("pane explain takes one pane: taw pane explain <pane> [--json]", func(c *cli.Context, pane string) error {
-			return paneExplainRun(c.Context, f, &paneExplainOptions{Pane: pane, JSON: c.Bool(flagJSON)})
-		}),
-	}
+func (f *Factory) paneExplain(c *cli.Context, pane string) error {
+	return paneExplainRun(c.Context, f, &paneExplainOptions{Pane: pane, JSON: c.Bool(flagJSON)})
 }
 
 // explainView is the JSON shape of taw pane explain. Field names are stable.

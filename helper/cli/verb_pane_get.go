@@ -12,16 +12,8 @@ type paneGetOptions struct {
 	JSON bool
 }
 
-func newPaneGetCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "get",
-		Usage:     "print one pane and its agent (JSON when piped or with --json)",
-		ArgsUsage: "<pane> [--json]",
-		Flags:     []cli.Flag{jsonFlag()},
-		Action: oneArg("pane get takes one pane: taw pane get <pane>", func(c *cli.Context, pane string) error {
-			return paneGetRun(c.Context, f, &paneGetOptions{Pane: pane, JSON: wantJSON(f, c)})
-		}),
-	}
+func (f *Factory) paneGet(c *cli.Context, pane string) error {
+	return paneGetRun(c.Context, f, &paneGetOptions{Pane: pane, JSON: wantJSON(f, c)})
 }
 
 func paneGetRun(ctx context.Context, f *Factory, opts *paneGetOptions) error {

@@ -16,34 +16,28 @@ import (
 
 // taw plugin action run, pane open and popup open: a plugin's entries, started for a pane.
 
-// newPluginOpenCommand builds action run, pane open and popup open.
-func newPluginOpenCommand(f *Factory, verb, kind, usage string) *cli.Command {
+// pluginOpenVerb declares action run, pane open and popup open.
+func pluginOpenVerb(f *Factory, name, kind, usage string) *cli.Command {
 	flags := []cli.Flag{&cli.StringFlag{Name: flagPane, Usage: "the `<pane>` it is for (default: the calling pane)"}}
 	args := "<plugin>.<" + kind + "> [--pane <pane>]"
 	if kind == "popup" {
 		flags = append(flags, &cli.StringFlag{Name: flagClient, Usage: "the `<client>` to show it on (default: tmux's choice)"})
 		args += " [--client <client>]"
 	}
-	return &cli.Command{
-		Name:      verb,
-		Usage:     usage,
-		ArgsUsage: args,
-		Flags:     flags,
-		Action: oneArg(fmt.Sprintf("plugin %s %s takes one %s: taw plugin %s %s %s", kind, verb, kind, kind, verb, args), func(c *cli.Context, qualified string) error {
-			p, entry, err := findEntry(f, qualified)
-			if err != nil {
-				return err
-			}
-			switch kind {
-			case "action":
-				return pluginActionRun(c.Context, f, p, entry, c.String(flagPane))
-			case "pane":
-				return pluginPaneOpen(c.Context, f, p, entry, c.String(flagPane))
-			default:
-				return pluginPopupOpen(c.Context, f, p, entry, c.String(flagPane), c.String(flagClient))
-			}
-		}),
-	}
+	return verb(name, args, usage, oneArg(fmt.Sprintf("plugin %s %s takes one %s: taw plugin %s %s %s", kind, name, kind, kind, name, args), func(c *cli.Context, qualified string) error {
+		p, entry, err := findEntry(f, qualified)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "action":
+			return pluginActionRun(c.Context, f, p, entry, c.String(flagPane))
+		case "pane":
+			return pluginPaneOpen(c.Context, f, p, entry, c.String(flagPane))
+		default:
+			return pluginPopupOpen(c.Context, f, p, entry, c.String(flagPane), c.String(flagClient))
+		}
+	}), flags...)
 }
 
 // pluginEntry is the entry of one of p's lists (its actions, panes or popups) with the id.

@@ -10,19 +10,11 @@ import (
 
 type sessionListOptions struct{ JSON bool }
 
-func newSessionListCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "list",
-		Usage:     "list the saves (JSON when stdout is not a terminal)",
-		ArgsUsage: "[--json]",
-		Flags:     []cli.Flag{sessionJSONFlag()},
-		Action: func(c *cli.Context) error {
-			if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
-				return err
-			}
-			return sessionListRun(f, &sessionListOptions{JSON: wantJSON(f, c)})
-		},
+func (f *Factory) sessionList(c *cli.Context) error {
+	if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
+		return err
 	}
+	return sessionListRun(f, &sessionListOptions{JSON: wantJSON(f, c)})
 }
 
 func sessionListRun(f *Factory, opts *sessionListOptions) error {
