@@ -33,7 +33,8 @@ func Main(f *Factory) int {
 	return e.Exit
 }
 
-// NewApp lists taw's verbs; each lives in its own verb_*.go file.
+// NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own
+// verb_*.go file.
 func NewApp(f *Factory) *cli.App {
 	app := &cli.App{
 		Name:            "taw",

@@ -37,16 +37,10 @@ func (f *Factory) pluginList(c *cli.Context) error {
 	views := make([]pluginView, 0, len(all))
 	for _, p := range all {
 		v := pluginView{ID: p.ID, Name: p.Manifest.Name, Version: p.Manifest.Version, Enabled: p.Enabled, Path: p.Path,
-			Actions: []string{}, Panes: []string{}, Popups: []string{}, Problems: []string{}}
-		for _, a := range p.Manifest.Actions {
-			v.Actions = append(v.Actions, p.ID+"."+a.ID)
-		}
-		for _, a := range p.Manifest.Panes {
-			v.Panes = append(v.Panes, p.ID+"."+a.ID)
-		}
-		for _, a := range p.Manifest.Popups {
-			v.Popups = append(v.Popups, p.ID+"."+a.ID)
-		}
+			Actions:  qualifiedIDs(p.ID, p.Manifest.Actions, func(e *plugins.Action) string { return e.ID }),
+			Panes:    qualifiedIDs(p.ID, p.Manifest.Panes, func(e *plugins.Pane) string { return e.ID }),
+			Popups:   qualifiedIDs(p.ID, p.Manifest.Popups, func(e *plugins.Popup) string { return e.ID }),
+			Problems: []string{}}
 		for _, e := range p.Problems {
 			v.Problems = append(v.Problems, e.Error())
 		}
@@ -86,4 +80,13 @@ func pluginState(v pluginView) string {
 		return "enabled"
 	}
 	return "disabled"
+}
+
+// qualifiedIDs are the ids of a plugin's entries as the verbs take them: <plugin>.<entry>.
+func qualifiedIDs[E any](plugin string, entries []E, idOf func(*E) string) []string {
+	ids := []string{}
+	for i := range entries {
+		ids = append(ids, plugin+"."+idOf(&entries[i]))
+	}
+	return ids
 }
