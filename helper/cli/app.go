@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +33,8 @@ func Main(f *Factory) int {
 	return e.Exit
 }
 
-// NewApp lists taw's verbs; each lives in its own verb_*.go file.
+// NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own
+// verb_*.go file.
 func NewApp(f *Factory) *cli.App {
 	app := &cli.App{
 		Name:            "taw",
@@ -71,19 +73,22 @@ func NewApp(f *Factory) *cli.App {
 			newPaneCommand(f),
 			newIntegrationCommand(f),
 			newAgentCommand(f),
-			newPopupCommand(f, nil),
+			verb("popup", "[--open] [--client <name>]", "the agents popup: every agent, most urgent first; Enter goes to it",
+				f.popup, &cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"}, clientFlag()),
 			newSessionCommand(f),
-			newWatchCommand(f, nil),
-			newDetectCommand(f, nil),
-			newHerdrSocketCommand(f),
-			newHookCommand(f, nil),
+			verb("watch", "[--once] [--interval <duration>] [--json]", "run the pane watcher in the foreground (the plugin runs one per server in the background)",
+				f.watch, watchFlags()...),
+			newDetectCommand(f),
+			hidden(verb("herdr-socket", "--socket <path>", "serve herdr's socket protocol for this tmux server (the plugin runs it when @agent-wizard-herdr-socket is on)",
+				f.herdrSocket, herdrSocketFlags()...)),
+			newHookCommand(f),
 			newConfigCommand(f),
 			newNotifyCommand(f),
 			newPluginCommand(f),
-			newLoadCommand(f),
-			newUnloadCommand(f),
+			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", f.load, loadFlags()...),
+			verb("unload", " ", "remove everything the plugin added to the running tmux server", f.unload),
 			newMuxCommand(f),
-			newVersionCommand(f),
+			verb("version", "", "print taw's version", f.version),
 		},
 	}
 	setUsageErrors(app.Commands)
@@ -217,30 +222,26 @@ func groupAction(c *cli.Context) error {
 	return UsageErrorf("unknown verb %q for %s: run 'taw %s --help' for the list", c.Args().First(), c.Command.FullName(), c.Command.FullName())
 }
 
-func newVersionCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print taw's version",
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintln(f.IO.Out, Version)
-			return err
-		},
-	}
+func (f *Factory) version(*cli.Context) error {
+	_, err := fmt.Fprintln(f.IO.Out, Version)
+	return err
 }
 
 func newPaneCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "pane",
-		Usage: "report and read one pane's agent",
-		Subcommands: []*cli.Command{
-			newReportAgentCommand(f, nil),
-			newReportAgentSessionCommand(f, nil),
-			newReleaseAgentCommand(f, nil),
-			newPaneGetCommand(f, nil),
-			newPaneExplainCommand(f, nil),
-			newPaneListCommand(f, nil),
-		},
-	}
+	return group("pane", "report and read one pane's agent",
+		reportVerb(f, report.ReportAgent, "report-agent", "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [--agent-session-path <path>] [-- <resume command>...]",
+			"report an agent's state (and optionally its session and resume command)"),
+		reportVerb(f, report.ReportSession, "report-agent-session", "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [--agent-session-path <path>] [--session-start-source <why>] [-- <resume command>...]",
+			"report only an agent's session and resume command"),
+		reportVerb(f, report.ReleaseAgent, "release-agent", "<pane> --source <name> --agent <name> [--seq <n>]",
+			"hand the pane back to taw when the user quits the agent"),
+		verb("get", "<pane> [--json]", "print one pane and its agent (JSON when piped or with --json)",
+			oneArg("pane get takes one pane: taw pane get <pane>", f.paneGet), jsonFlag()),
+		verb("explain", "<pane> [--json]", "say which signal decided a pane's agent and state, and why",
+			oneArg("pane explain takes one pane: taw pane explain <pane> [--json]", f.paneExplain), jsonObjectFlag()),
+		verb("list", "[--session <name>] [--json]", "list every pane of the server and its agent (JSON when piped or with --json)",
+			f.paneList, &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
+	)
 }
 
 // writeJSONLine prints v as one line of JSON.

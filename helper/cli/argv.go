@@ -112,3 +112,47 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	}
 	return nil
 }
+
+// oneArg is the action of a verb that takes exactly one positional argument: it runs action
+// with it, or gives the usage error msg. What follows "--" is the verb's own business.
+func oneArg(msg string, action func(c *cli.Context, arg string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		positional, _, _ := splitArgs(c)
+		if len(positional) != 1 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, positional[0])
+	}
+}
+
+// oneArgOnly is oneArg for a verb that takes nothing after "--" either.
+func oneArgOnly(msg string, action func(c *cli.Context, arg string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		positional, after, _ := splitArgs(c)
+		if len(positional) != 1 || len(after) > 0 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, positional[0])
+	}
+}
+
+// afterDashes is the action of a verb that runs the command given after "--": it runs action
+// with it, or gives the usage error msg when there is none.
+func afterDashes(msg string, action func(c *cli.Context, command []string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		_, command, _ := splitArgs(c)
+		if len(command) == 0 {
+			return UsageErrorf("%s", msg)
+		}
+		return action(c, command)
+	}
+}
+
+// runOr runs a verb with the options its arguments parsed to, or hands them to f.parsed when
+// a test of the parsing set it.
+func (f *Factory) runOr(opts any, run func() error) error {
+	if f.parsed != nil {
+		return f.parsed(opts)
+	}
+	return run()
+}

@@ -1,3 +1,4 @@
-// Package cli assembles taw's command line: one file per verb (verb_<noun>_<verb>.go), a Factory
-// that hands each verb its dependencies, and the one place where errors become exit codes.
+// Package cli assembles taw's command line: the app and each verb group list their verbs, one
+// verb(...) each (verbs.go); one file per verb (verb_<noun>_<verb>.go) reads its arguments and
+// runs it; a Factory hands each verb its dependencies; and errors become exit codes in one place.
 package cli

@@ -35,6 +35,10 @@ type Factory struct {
 
 	// TmuxGlobal names the server (-L name or -S path), from taw's own global flags.
 	TmuxGlobal []string
+
+	// parsed, set by a test of argument parsing, takes the options a verb parsed in place of
+	// running it (see runOr).
+	parsed func(opts any) error
 }
 
 // System is the Factory of a real run.

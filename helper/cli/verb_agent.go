@@ -21,45 +21,43 @@ const (
 )
 
 func newAgentCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "agent",
-		Usage: "see, wait for, go to, start, prompt and answer the agents of every session",
-		Subcommands: []*cli.Command{
-			newAgentListCommand(f, nil),
-			newAgentGetCommand(f, nil),
-			newAgentWaitCommand(f, nil),
-			newAgentNextCommand(f, nil),
-			newAgentFocusCommand(f, nil),
-			newAgentSeenCommand(f),
-			newAgentStartCommand(f),
-			newAgentPromptCommand(f),
-			newAgentReadCommand(f),
-			newAgentAnswerCommand(f),
-		},
-	}
+	return group("agent", "see, wait for, go to, start, prompt and answer the agents of every session",
+		verb("list", "[--json]", "list every agent of the server (JSON when piped or with --json)",
+			f.agentList, jsonFlag()),
+		verb("get", "<pane|agent> [--json]", "print one agent, named by its pane or by its agent's name when only one runs (JSON when piped or with --json)",
+			oneArg("agent get takes one target: taw agent get <pane|agent>", f.agentGet), jsonFlag()),
+		verb("wait", "<pane|agent> [--until {idle|done|working|blocked|unknown}]... [--timeout <duration>] [--changed]", "wait until an agent is in one of the given states, then print it as JSON",
+			oneArg("agent wait takes one target: taw agent wait <pane|agent> [--until <state>]... [--timeout <duration>]", f.agentWait), agentWaitFlags()...),
+		verb("next", "[--client <name>]", "go to the next agent that needs you: blocked ones first, then done ones, cycling",
+			f.agentNext, clientFlag()),
+		verb("focus", "<pane|agent> [--client <name>]", "go to an agent's pane, switching session and window as needed",
+			oneArg("agent focus takes one target: taw agent focus <pane|agent> [--client <name>]", f.agentFocus), clientFlag()),
+		hidden(verb("seen", "", "mark the panes attached clients show as seen (taw's hooks run this)", f.agentSeen)),
+		verb("start", "<agent> [--pane P | --window | --split h|v] [--cwd DIR] [--wait [--timeout D]] [-- ARGS...]", "start a known agent in a new window, a split or a pane at its shell prompt",
+			f.agentStart, agentStartFlags()...),
+		verb("prompt", "<pane|agent> <text> [--wait] [--until <state>]... [--timeout <duration>] [--json]", "type a prompt into an agent's input as a paste and submit it; refuses while the agent is blocked",
+			f.agentPrompt, agentPromptFlags()...),
+		verb("read", "<pane|agent> [--lines N] [--json]", "print an agent's visible screen (or its last N lines) as plain text (--json: an object)",
+			oneArg("agent read takes one target: taw agent read <pane|agent> [--lines N]", f.agentRead), agentReadFlags()...),
+		verb("answer", "<pane|agent> (--option N | --yes | --no | --text T) [--json]", "answer the dialog a blocked agent waits on, only if it is still the one taw has on record",
+			oneArg("agent answer takes one target: taw agent answer <pane|agent> (--option N | --yes | --no | --text T)", f.agentAnswer),
+			&cli.StringFlag{Name: flagOption, Usage: "pick the dialog's option `<n>` (as numbered in taw agent get)"},
+			&cli.BoolFlag{Name: flagYes, Usage: "pick the option that says yes (Yes, Allow, Approve)"},
+			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
+			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
+			jsonFlag()),
+	)
 }
 
 type agentListOptions struct {
 	JSON bool
 }
 
-func newAgentListCommand(f *Factory, runF func(*agentListOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "list",
-		Usage:     "list every agent of the server (JSON when piped or with --json)",
-		ArgsUsage: "[--json]",
-		Flags:     []cli.Flag{jsonFlag()},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("agent list takes no arguments, got %q: taw agent list [--json]", positional[0])
-			}
-			opts := &agentListOptions{JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentListRun(c.Context, f, opts)
-		},
+func (f *Factory) agentList(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("agent list takes no arguments, got %q: taw agent list [--json]", positional[0])
 	}
+	return agentListRun(c.Context, f, &agentListOptions{JSON: wantJSON(f, c)})
 }
 
 func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error {
@@ -97,24 +95,8 @@ type agentGetOptions struct {
 	JSON   bool
 }
 
-func newAgentGetCommand(f *Factory, runF func(*agentGetOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "get",
-		Usage:     "print one agent, named by its pane or by its agent's name when only one runs (JSON when piped or with --json)",
-		ArgsUsage: "<pane|agent> [--json]",
-		Flags:     []cli.Flag{jsonFlag()},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent get takes one target: taw agent get <pane|agent>")
-			}
-			opts := &agentGetOptions{Target: positional[0], JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentGetRun(c.Context, f, opts)
-		},
-	}
+func (f *Factory) agentGet(c *cli.Context, target string) error {
+	return agentGetRun(c.Context, f, &agentGetOptions{Target: target, JSON: wantJSON(f, c)})
 }
 
 func agentGetRun(ctx context.Context, f *Factory, opts *agentGetOptions) error {

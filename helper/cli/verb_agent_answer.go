@@ -34,48 +34,30 @@ type agentAnswerOptions struct {
 	JSON    bool
 }
 
-func newAgentAnswerCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "answer",
-		Usage:     "answer the dialog a blocked agent waits on, only if it is still the one taw has on record",
-		ArgsUsage: "<pane|agent> (--option N | --yes | --no | --text T) [--json]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagOption, Usage: "pick the dialog's option `<n>` (as numbered in taw agent get)"},
-			&cli.BoolFlag{Name: flagYes, Usage: "pick the option that says yes (Yes, Allow, Approve)"},
-			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
-			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent answer takes one target: taw agent answer <pane|agent> (--option N | --yes | --no | --text T)")
-			}
-			opts := &agentAnswerOptions{Target: positional[0], Yes: c.Bool(flagYes), No: c.Bool(flagNo), Text: c.String(flagText), JSON: wantJSON(f, c)}
-			given := 0
-			for _, set := range []bool{c.IsSet(flagOption), opts.Yes, opts.No, c.IsSet(flagText)} {
-				if set {
-					given++
-				}
-			}
-			if given != 1 {
-				return UsageErrorf("say one answer: --option N, --yes, --no or --text T")
-			}
-			if c.IsSet(flagOption) {
-				n, err := strconv.Atoi(c.String(flagOption))
-				if err != nil || n < 1 || n > 99 {
-					return UsageErrorf("invalid --option %q (expected the number of one of the dialog's options)", c.String(flagOption))
-				}
-				opts.Option = n
-			}
-			if c.IsSet(flagText) {
-				if err := checkTypedText(opts.Text, maxAnswerText); err != nil {
-					return err
-				}
-			}
-			return agentAnswerRun(c.Context, f, opts)
-		},
+func (f *Factory) agentAnswer(c *cli.Context, target string) error {
+	opts := &agentAnswerOptions{Target: target, Yes: c.Bool(flagYes), No: c.Bool(flagNo), Text: c.String(flagText), JSON: wantJSON(f, c)}
+	given := 0
+	for _, set := range []bool{c.IsSet(flagOption), opts.Yes, opts.No, c.IsSet(flagText)} {
+		if set {
+			given++
+		}
 	}
+	if given != 1 {
+		return UsageErrorf("say one answer: --option N, --yes, --no or --text T")
+	}
+	if c.IsSet(flagOption) {
+		n, err := strconv.Atoi(c.String(flagOption))
+		if err != nil || n < 1 || n > 99 {
+			return UsageErrorf("invalid --option %q (expected the number of one of the dialog's options)", c.String(flagOption))
+		}
+		opts.Option = n
+	}
+	if c.IsSet(flagText) {
+		if err := checkTypedText(opts.Text, maxAnswerText); err != nil {
+			return err
+		}
+	}
+	return agentAnswerRun(c.Context, f, opts)
 }
 
 // checkTypedText refuses text that cannot be typed as it is: empty, too long, or holding

@@ -10,33 +10,15 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-const flagClient = "client"
-
-func clientFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagClient, Usage: "move tmux client `<name>` (#{client_name}); default the client of the pane taw runs in"}
-}
-
 type agentNextOptions struct {
 	Client string
 }
 
-func newAgentNextCommand(f *Factory, runF func(*agentNextOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "next",
-		Usage:     "go to the next agent that needs you: blocked ones first, then done ones, cycling",
-		ArgsUsage: "[--client <name>]",
-		Flags:     []cli.Flag{clientFlag()},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
-			}
-			opts := &agentNextOptions{Client: c.String(flagClient)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentNextRun(c.Context, f, opts)
-		},
+func (f *Factory) agentNext(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
 	}
+	return agentNextRun(c.Context, f, &agentNextOptions{Client: c.String(flagClient)})
 }
 
 const currentMark = "\x1etaw-current\x1f"
@@ -104,24 +86,8 @@ type agentFocusOptions struct {
 	Client string
 }
 
-func newAgentFocusCommand(f *Factory, runF func(*agentFocusOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "focus",
-		Usage:     "go to an agent's pane, switching session and window as needed",
-		ArgsUsage: "<pane|agent> [--client <name>]",
-		Flags:     []cli.Flag{clientFlag()},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent focus takes one target: taw agent focus <pane|agent> [--client <name>]")
-			}
-			opts := &agentFocusOptions{Target: positional[0], Client: c.String(flagClient)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentFocusRun(c.Context, f, opts)
-		},
-	}
+func (f *Factory) agentFocus(c *cli.Context, target string) error {
+	return agentFocusRun(c.Context, f, &agentFocusOptions{Target: target, Client: c.String(flagClient)})
 }
 
 func agentFocusRun(ctx context.Context, f *Factory, opts *agentFocusOptions) error {

@@ -15,8 +15,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-const flagWait = "wait"
-
 // maxPromptText bounds a prompt; it goes to tmux in pieces of pasteChunk bytes.
 const (
 	maxPromptText = 256 * 1024
@@ -37,43 +35,39 @@ type agentPromptOptions struct {
 	JSON   bool
 }
 
-func newAgentPromptCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "prompt",
-		Usage:     "type a prompt into an agent's input as a paste and submit it; refuses while the agent is blocked",
-		ArgsUsage: "<pane|agent> <text> [--wait] [--until <state>]... [--timeout <duration>] [--json]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: flagWait, Usage: "then wait like taw agent wait (for the end of the turn, or --until)"},
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "with --wait: a `<state>` that ends the wait (repeatable)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>`"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 2 {
-				return UsageErrorf("agent prompt takes a target and the text: taw agent prompt <pane|agent> <text>")
-			}
-			opts := &agentPromptOptions{Target: positional[0], Text: positional[1], JSON: wantJSON(f, c)}
-			if !utf8.ValidString(opts.Text) {
-				return Errorf(CodeInvalidArgument, "the prompt is not valid UTF-8")
-			}
-			if err := checkTypedText(opts.Text, maxPromptText); err != nil {
-				return err
-			}
-			if (c.IsSet(flagUntil) || c.IsSet(flagTimeout)) && !c.Bool(flagWait) {
-				return UsageErrorf("--until and --timeout go with --wait")
-			}
-			if c.Bool(flagWait) {
-				w, err := parseWaitFlags(c, opts.Target)
-				if err != nil {
-					return err
-				}
-				w.Changed = true
-				opts.Wait = w
-			}
-			return agentPromptRun(c.Context, f, opts)
-		},
+func agentPromptFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: flagWait, Usage: "then wait like taw agent wait (for the end of the turn, or --until)"},
+		untilFlag("with --wait: a `<state>` that ends the wait (repeatable)"),
+		timeoutFlag("with --wait: give up after `<duration>`"),
+		jsonFlag(),
 	}
+}
+
+func (f *Factory) agentPrompt(c *cli.Context) error {
+	positional, _, _ := splitArgs(c)
+	if len(positional) != 2 {
+		return UsageErrorf("agent prompt takes a target and the text: taw agent prompt <pane|agent> <text>")
+	}
+	opts := &agentPromptOptions{Target: positional[0], Text: positional[1], JSON: wantJSON(f, c)}
+	if !utf8.ValidString(opts.Text) {
+		return Errorf(CodeInvalidArgument, "the prompt is not valid UTF-8")
+	}
+	if err := checkTypedText(opts.Text, maxPromptText); err != nil {
+		return err
+	}
+	if (c.IsSet(flagUntil) || c.IsSet(flagTimeout)) && !c.Bool(flagWait) {
+		return UsageErrorf("--until and --timeout go with --wait")
+	}
+	if c.Bool(flagWait) {
+		w, err := parseWaitFlags(c, opts.Target)
+		if err != nil {
+			return err
+		}
+		w.Changed = true
+		opts.Wait = w
+	}
+	return agentPromptRun(c.Context, f, opts)
 }
 
 func agentPromptRun(ctx context.Context, f *Factory, opts *agentPromptOptions) error {

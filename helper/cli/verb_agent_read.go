@@ -16,31 +16,23 @@ type agentReadOptions struct {
 	JSON   bool
 }
 
-func newAgentReadCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "read",
-		Usage:     "print an agent's visible screen (or its last N lines) as plain text (--json: an object)",
-		ArgsUsage: "<pane|agent> [--lines N] [--json]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagLines, Usage: "print the last `<n>` lines, from the history too when the screen has fewer"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("agent read takes one target: taw agent read <pane|agent> [--lines N]")
-			}
-			opts := &agentReadOptions{Target: positional[0], JSON: c.Bool(flagJSON)}
-			if c.IsSet(flagLines) {
-				n, err := strconv.Atoi(c.String(flagLines))
-				if err != nil || n < 1 || n > 100000 {
-					return UsageErrorf("invalid --lines %q (expected a number from 1 to 100000)", c.String(flagLines))
-				}
-				opts.Lines = n
-			}
-			return agentReadRun(c.Context, f, opts)
-		},
+func agentReadFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagLines, Usage: "print the last `<n>` lines, from the history too when the screen has fewer"},
+		jsonFlagSaying("print JSON"),
 	}
+}
+
+func (f *Factory) agentRead(c *cli.Context, target string) error {
+	opts := &agentReadOptions{Target: target, JSON: c.Bool(flagJSON)}
+	if c.IsSet(flagLines) {
+		n, err := strconv.Atoi(c.String(flagLines))
+		if err != nil || n < 1 || n > 100000 {
+			return UsageErrorf("invalid --lines %q (expected a number from 1 to 100000)", c.String(flagLines))
+		}
+		opts.Lines = n
+	}
+	return agentReadRun(c.Context, f, opts)
 }
 
 func agentReadRun(ctx context.Context, f *Factory, opts *agentReadOptions) error {

@@ -10,18 +10,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// newAgentSeenCommand is what taw's hooks run when the user moves to another pane, window or
+// agentSeen is what taw's hooks run when the user moves to another pane, window or
 // session: every pane an attached client now shows stops being done.
-func newAgentSeenCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:   "seen",
-		Usage:  "mark the panes attached clients show as seen (taw's hooks run this)",
-		Hidden: true,
-		Action: func(c *cli.Context) error {
-			_, err := attention.Seen(c.Context, f.Tmux())
-			return err
-		},
-	}
+func (f *Factory) agentSeen(c *cli.Context) error {
+	_, err := attention.Seen(c.Context, f.Tmux())
+	return err
 }
 
 // seenHooks fire when what a client shows may have changed. Each runs taw only while some agent

@@ -18,7 +18,6 @@ import (
 )
 
 const (
-	flagPane   = "pane"
 	flagWindow = "window"
 	flagSplit  = "split"
 	flagCwd    = "cwd"
@@ -38,28 +37,24 @@ type agentStartOptions struct {
 	JSON    bool
 }
 
-func newAgentStartCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "start",
-		Usage:     "start a known agent in a new window, a split or a pane at its shell prompt",
-		ArgsUsage: "<agent> [--pane P | --window | --split h|v] [--cwd DIR] [--wait [--timeout D]] [-- ARGS...]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `<pane>`"},
-			&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it (the default)"},
-			&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
-			&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
-			&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "with --wait: give up after `<duration>` (default 60s)"},
-			&cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"},
-		},
-		Action: func(c *cli.Context) error {
-			opts, err := parseAgentStart(f, c)
-			if err != nil {
-				return err
-			}
-			return agentStartRun(c.Context, f, opts)
-		},
+func agentStartFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `<pane>`"},
+		&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it (the default)"},
+		&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
+		&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
+		&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
+		timeoutFlag("with --wait: give up after `<duration>` (default 60s)"),
+		jsonFlag(),
 	}
+}
+
+func (f *Factory) agentStart(c *cli.Context) error {
+	opts, err := parseAgentStart(f, c)
+	if err != nil {
+		return err
+	}
+	return agentStartRun(c.Context, f, opts)
 }
 
 func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {

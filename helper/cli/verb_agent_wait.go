@@ -13,8 +13,6 @@ import (
 )
 
 const (
-	flagUntil   = "until"
-	flagTimeout = "timeout"
 	flagChanged = "changed"
 )
 
@@ -32,35 +30,20 @@ type agentWaitOptions struct {
 	Changed bool          // only a state reached after the wait started counts
 }
 
-func newAgentWaitCommand(f *Factory, runF func(*agentWaitOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "wait",
-		Usage:     "wait until an agent is in one of the given states, then print it as JSON",
-		ArgsUsage: "<pane|agent> [--until {idle|done|working|blocked|unknown}]... [--timeout <duration>] [--changed]",
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: flagUntil, Usage: "a `<state>` that ends the wait (repeatable; default idle, done and blocked)"},
-			&cli.StringFlag{Name: flagTimeout, Usage: "give up after `<duration>` (30s, 2m, or milliseconds as a bare number); default never"},
-			&cli.BoolFlag{Name: flagChanged, Usage: "count only a state the agent moves into after the wait starts"},
-		},
-		Action: func(c *cli.Context) error {
-			opts, err := parseAgentWait(c)
-			if err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return agentWaitRun(c.Context, f, opts)
-		},
+func agentWaitFlags() []cli.Flag {
+	return []cli.Flag{
+		untilFlag("a `<state>` that ends the wait (repeatable; default idle, done and blocked)"),
+		timeoutFlag("give up after `<duration>` (30s, 2m, or milliseconds as a bare number); default never"),
+		&cli.BoolFlag{Name: flagChanged, Usage: "count only a state the agent moves into after the wait starts"},
 	}
 }
 
-func parseAgentWait(c *cli.Context) (*agentWaitOptions, error) {
-	positional, _, _ := splitArgs(c)
-	if len(positional) != 1 {
-		return nil, UsageErrorf("agent wait takes one target: taw agent wait <pane|agent> [--until <state>]... [--timeout <duration>]")
+func (f *Factory) agentWait(c *cli.Context, target string) error {
+	opts, err := parseWaitFlags(c, target)
+	if err != nil {
+		return err
 	}
-	return parseWaitFlags(c, positional[0])
+	return agentWaitRun(c.Context, f, opts)
 }
 
 // parseWaitFlags reads --until, --timeout and --changed, for agent wait and the verbs that wait

@@ -23,58 +23,32 @@ type configCheckOptions struct {
 }
 
 func newConfigCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "config",
-		Usage: "print the default configuration file, or check yours",
-		Subcommands: []*cli.Command{
-			{
-				Name:      "default",
-				Usage:     "print a configuration file with every key at its default, commented",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return UsageErrorf("config default takes no arguments")
-					}
-					_, err := fmt.Fprint(f.IO.Out, config.DefaultFile)
-					return err
-				},
-			},
-			{
-				Name:      "path",
-				Usage:     "print where taw reads its configuration file",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return UsageErrorf("config path takes no arguments")
-					}
-					_, err := fmt.Fprintln(f.IO.Out, config.Path(f.Getenv))
-					return err
-				},
-			},
-			newConfigCheckCommand(f, nil),
-		},
-	}
+	return group("config", "print the default configuration file, or check yours",
+		configPrintVerb(f, "default", "print a configuration file with every key at its default, commented",
+			func() string { return config.DefaultFile }),
+		configPrintVerb(f, "path", "print where taw reads its configuration file",
+			func() string { return config.Path(f.Getenv) + "\n" }),
+		verb("check", "[--file <path>]", "report unknown keys and bad values of the configuration file, with their lines",
+			f.configCheck, &cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"}),
+	)
 }
 
-func newConfigCheckCommand(f *Factory, runF func(*configCheckOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "check",
-		Usage:     "report unknown keys and bad values of the configuration file, with their lines",
-		ArgsUsage: "[--file <path>]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"},
-		},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
-			}
-			opts := &configCheckOptions{File: c.String(flagConfigFile)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return configCheckRun(f, opts)
-		},
+func configPrintVerb(f *Factory, name, usage string, text func() string) *cli.Command {
+	return verb(name, " ", usage, func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return UsageErrorf("config %s takes no arguments", name)
+		}
+		_, err := fmt.Fprint(f.IO.Out, text())
+		return err
+	})
+}
+
+func (f *Factory) configCheck(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
 	}
+	opts := &configCheckOptions{File: c.String(flagConfigFile)}
+	return f.runOr(opts, func() error { return configCheckRun(f, opts) })
 }
 
 func configCheckRun(f *Factory, opts *configCheckOptions) error {

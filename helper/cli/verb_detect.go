@@ -36,35 +36,29 @@ type detectOptions struct {
 	JSON     bool
 }
 
-func newDetectCommand(f *Factory, runF func(*detectOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:  "detect",
-		Usage: "classify a saved screen: the state, the rule that decided and the text it matched",
-		Description: "<file> is a pane's text as tmux capture-pane -p saves it (escape sequences are removed), or - for\n" +
-			"standard input. Leading \"# title: …\" and \"# want: …\" lines, as rule fixtures have them, are read\n" +
-			"as the title and skipped. Without --agent every agent's rules are tried and those that match are shown.",
-		ArgsUsage: "<file | -> [--agent <agent>] [--title <title>] [--json]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `<agent>` (an id or alias)"},
-			&cli.StringFlag{Name: "title", Usage: "the pane `<title>` the screen had (title rules read it)"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 || positional[0] == "" {
-				return UsageErrorf("detect takes one saved screen: taw detect <file | -> [--agent <agent>] [--title <title>] [--json]")
-			}
-			opts := &detectOptions{File: positional[0], Agent: strings.TrimSpace(c.String("agent")),
-				Title: c.String("title"), TitleSet: c.IsSet("title"), JSON: c.Bool("json")}
-			if c.IsSet("agent") && opts.Agent == "" {
-				return UsageErrorf("--agent is empty: name an agent, such as --agent claude")
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return detectRun(c.Context, f, opts)
-		},
+func newDetectCommand(f *Factory) *cli.Command {
+	d := verb("detect", "<file | -> [--agent <agent>] [--title <title>] [--json]", "classify a saved screen: the state, the rule that decided and the text it matched",
+		f.detect,
+		&cli.StringFlag{Name: "agent", Usage: "read the screen with the rules of `<agent>` (an id or alias)"},
+		&cli.StringFlag{Name: "title", Usage: "the pane `<title>` the screen had (title rules read it)"},
+		jsonObjectFlag())
+	d.Description = "<file> is a pane's text as tmux capture-pane -p saves it (escape sequences are removed), or - for\n" +
+		"standard input. Leading \"# title: …\" and \"# want: …\" lines, as rule fixtures have them, are read\n" +
+		"as the title and skipped. Without --agent every agent's rules are tried and those that match are shown."
+	return d
+}
+
+func (f *Factory) detect(c *cli.Context) error {
+	positional, _, _ := splitArgs(c)
+	if len(positional) != 1 || positional[0] == "" {
+		return UsageErrorf("detect takes one saved screen: taw detect <file | -> [--agent <agent>] [--title <title>] [--json]")
 	}
+	opts := &detectOptions{File: positional[0], Agent: strings.TrimSpace(c.String("agent")),
+		Title: c.String("title"), TitleSet: c.IsSet("title"), JSON: c.Bool(flagJSON)}
+	if c.IsSet("agent") && opts.Agent == "" {
+		return UsageErrorf("--agent is empty: name an agent, such as --agent claude")
+	}
+	return f.runOr(opts, func() error { return detectRun(c.Context, f, opts) })
 }
 
 // detectView is the JSON shape of taw detect. Field names are stable.

@@ -40,8 +40,8 @@ func TestNewDetectCommand(t *testing.T) {
 		{"taw detect a b", detectOptions{}, "detect takes one saved screen"},
 	}
 	for _, tt := range tests {
-		var got *detectOptions
-		_, err := runVerb(t, newDetectCommand(&Factory{}, func(o *detectOptions) error { got = o; return nil }), tt.args)
+		parsed, err := runParsed(t, tt.args)
+		got, _ := parsed.(*detectOptions)
 		switch {
 		case tt.wantErr != "":
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || AsError(err).Exit != ExitUsage {

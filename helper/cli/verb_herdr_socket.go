@@ -33,29 +33,24 @@ const (
 	flagHerdrSocketChild = "child"
 )
 
-func newHerdrSocketCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "herdr-socket",
-		Usage:     "serve herdr's socket protocol for this tmux server (the plugin runs it when @agent-wizard-herdr-socket is on)",
-		ArgsUsage: "--socket <path>",
-		Hidden:    true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagHerdrSocketPath, Usage: "the socket's `path`"},
-			&cli.BoolFlag{Name: flagHerdrSocketChild, Hidden: true, Usage: "be the server its keeper runs"},
-		},
-		Action: func(c *cli.Context) error {
-			path := c.String(flagHerdrSocketPath)
-			if !filepath.IsAbs(path) {
-				return UsageErrorf("herdr-socket needs --socket <absolute path>")
-			}
-			ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
-			defer stop()
-			if c.Bool(flagHerdrSocketChild) {
-				return serveHerdrSocket(ctx, f, path)
-			}
-			return keepHerdrSocket(ctx, f, path)
-		},
+func herdrSocketFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagHerdrSocketPath, Usage: "the socket's `path`"},
+		&cli.BoolFlag{Name: flagHerdrSocketChild, Hidden: true, Usage: "be the server its keeper runs"},
 	}
+}
+
+func (f *Factory) herdrSocket(c *cli.Context) error {
+	path := c.String(flagHerdrSocketPath)
+	if !filepath.IsAbs(path) {
+		return UsageErrorf("herdr-socket needs --socket <absolute path>")
+	}
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
+	defer stop()
+	if c.Bool(flagHerdrSocketChild) {
+		return serveHerdrSocket(ctx, f, path)
+	}
+	return keepHerdrSocket(ctx, f, path)
 }
 
 func herdrSocketLock(dir string) string { return filepath.Join(dir, "herdr-socket.lock") }

@@ -24,30 +24,25 @@ type hookOptions struct {
 	Pane  string // the hook's pane (#{hook_pane}), "" when the event has none
 }
 
-func newHookCommand(f *Factory, runF func(*hookOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "hook",
-		Usage:     "what taw's tmux hooks run: wake the watcher and clean up after closed panes",
-		ArgsUsage: "<event> [<pane>]",
-		Hidden:    true,
-		// The agents' hooks: see verb_hook_report.go.
-		Subcommands: []*cli.Command{newHookReportCommand(f, nil)},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) < 1 || len(positional) > 2 {
-				return UsageErrorf("hook takes an event and optionally a pane: taw hook <event> [<pane>]")
-			}
-			opts := &hookOptions{Event: positional[0]}
-			if len(positional) == 2 {
-				opts.Pane = positional[1]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			hookRun(c.Context, f, opts)
-			return nil
-		},
+func newHookCommand(f *Factory) *cli.Command {
+	hook := hidden(verb("hook", "<event> [<pane>]", "what taw's tmux hooks run: wake the watcher and clean up after closed panes", f.hook))
+	// The agents' hooks: see verb_hook_report.go.
+	hook.Subcommands = []*cli.Command{hidden(verb("report", "<agent> <event> [--parent <pid>] [--order <pid>]",
+		"what taw's installed hook scripts run: report one hook event of an agent, its payload on stdin", f.hookReport, hookReportFlags()...))}
+	return hook
+}
+
+func (f *Factory) hook(c *cli.Context) error {
+	positional, _, _ := splitArgs(c)
+	if len(positional) < 1 || len(positional) > 2 {
+		return UsageErrorf("hook takes an event and optionally a pane: taw hook <event> [<pane>]")
 	}
+	opts := &hookOptions{Event: positional[0]}
+	if len(positional) == 2 {
+		opts.Pane = positional[1]
+	}
+	hookRun(c.Context, f, opts)
+	return nil
 }
 
 // hookRun lists the panes and wakes the watcher in one tmux call, then removes the lock files of

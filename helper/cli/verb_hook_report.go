@@ -41,31 +41,22 @@ type hookReportOptions struct {
 	Seq    uint64
 }
 
-func newHookReportCommand(f *Factory, runF func(*hookReportOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "report",
-		Usage:     "what taw's installed hook scripts run: report one hook event of an agent, its payload on stdin",
-		ArgsUsage: "<agent> <event> [--parent <pid>] [--order <pid>]",
-		Hidden:    true,
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: flagHookParent, Usage: "the `pid` the hook runs under: its pane is trusted only when that process runs in it"},
-			&cli.IntFlag{Name: flagHookOrder, Usage: "the hook script's own `pid`: of two events a moment apart, the higher is the later"},
-		},
-		Action: func(c *cli.Context) error {
-			// Taken first: it orders this event against the agent's next one.
-			seq := uint64(f.Now().UnixNano())
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 2 {
-				return UsageErrorf("hook report takes an agent and an event: taw hook report <agent> <event>")
-			}
-			opts := &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Order: c.Int(flagHookOrder), Seq: seq}
-			if runF != nil {
-				return runF(opts)
-			}
-			hookReportRun(c.Context, f, opts)
-			return nil
-		},
+func hookReportFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: flagHookParent, Usage: "the `pid` the hook runs under: its pane is trusted only when that process runs in it"},
+		&cli.IntFlag{Name: flagHookOrder, Usage: "the hook script's own `pid`: of two events a moment apart, the higher is the later"},
 	}
+}
+
+func (f *Factory) hookReport(c *cli.Context) error {
+	// Taken first: it orders this event against the agent's next one.
+	seq := uint64(f.Now().UnixNano())
+	positional, _, _ := splitArgs(c)
+	if len(positional) != 2 {
+		return UsageErrorf("hook report takes an agent and an event: taw hook report <agent> <event>")
+	}
+	hookReportRun(c.Context, f, &hookReportOptions{Agent: positional[0], Event: positional[1], Parent: c.Int(flagHookParent), Order: c.Int(flagHookOrder), Seq: seq})
+	return nil
 }
 
 // hookReportRun reports one event. Every failure ends it quietly: a hook must never disturb

@@ -20,9 +20,8 @@ import (
 // taw integration install|uninstall|status [<agent>...], and the hidden herdr-env verb the
 // plugin's load step calls for @agent-wizard-herdr-env.
 const (
-	flagIntegrationYes  = "yes"
-	flagIntegrationJSON = "json"
-	flagHerdrBin        = "bin"
+	flagIntegrationYes = "yes"
+	flagHerdrBin       = "bin"
 )
 
 // Stable error codes of the integration verbs (documented in docs/integrations.md).
@@ -42,44 +41,32 @@ type integrationOptions struct {
 }
 
 func newIntegrationCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "integration",
-		Usage: "install taw's hooks and plugins into coding agents",
-		Subcommands: []*cli.Command{
-			newIntegrationVerb(f, nil, "install", "install the integrations of the agents named, or of those found on PATH",
-				&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"}),
-			newIntegrationVerb(f, nil, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
-			newIntegrationVerb(f, nil, "status", "say where each integration is installed, not installed or outdated",
-				&cli.BoolFlag{Name: flagIntegrationJSON, Usage: "print JSON"}),
-			newHerdrEnvCommand(f, nil),
-		},
-	}
+	return group("integration", "install taw's hooks and plugins into coding agents",
+		integrationVerb(f, "install", "install the integrations of the agents named, or of those found on PATH",
+			&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"}),
+		integrationVerb(f, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
+		integrationVerb(f, "status", "say where each integration is installed, not installed or outdated",
+			jsonFlagSaying("print JSON")),
+		hidden(verb("herdr-env", "{on|off} [--bin <path>]", "set (on) or clear (off) the herdr variables in tmux's global environment (@agent-wizard-herdr-env)",
+			f.herdrEnv, &cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `<path>`); this taw by default"})),
+	)
 }
 
-func newIntegrationVerb(f *Factory, runF func(*integrationOptions) error, verb, usage string, flags ...cli.Flag) *cli.Command {
-	return &cli.Command{
-		Name:      verb,
-		Usage:     usage,
-		ArgsUsage: "[<agent>...] (" + strings.Join(integration.IDs(), ", ") + ")",
-		Flags:     flags,
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			opts := &integrationOptions{
-				Verb: verb, Agents: append(positional, after...),
-				Yes: verb == "install" && c.Bool(flagIntegrationYes), JSON: verb == "status" && c.Bool(flagIntegrationJSON),
-				Manager: func() (*integration.Manager, error) { return integrationManager(f) },
+func integrationVerb(f *Factory, name, usage string, flags ...cli.Flag) *cli.Command {
+	return verb(name, "[<agent>...] ("+strings.Join(integration.IDs(), ", ")+")", usage, func(c *cli.Context) error {
+		positional, after, _ := splitArgs(c)
+		opts := &integrationOptions{
+			Verb: name, Agents: append(positional, after...),
+			Yes: name == "install" && c.Bool(flagIntegrationYes), JSON: name == "status" && c.Bool(flagJSON),
+			Manager: func() (*integration.Manager, error) { return integrationManager(f) },
+		}
+		for _, a := range opts.Agents {
+			if _, ok := integration.Lookup(a); !ok {
+				return Errorf(CodeUnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
 			}
-			for _, a := range opts.Agents {
-				if _, ok := integration.Lookup(a); !ok {
-					return Errorf(CodeUnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
-				}
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return integrationRun(f, opts)
-		},
-	}
+		}
+		return integrationRun(f, opts)
+	}, flags...)
 }
 
 func integrationManager(f *Factory) (*integration.Manager, error) {
@@ -370,37 +357,23 @@ type herdrEnvOptions struct {
 	Bin string
 }
 
-func newHerdrEnvCommand(f *Factory, runF func(*herdrEnvOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "herdr-env",
-		Usage:     "set (on) or clear (off) the herdr variables in tmux's global environment (@agent-wizard-herdr-env)",
-		ArgsUsage: "{on|off} [--bin <path>]",
-		Hidden:    true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagHerdrBin, Usage: "the taw binary HERDR_BIN_PATH names (an absolute `<path>`); this taw by default"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
-				return InvalidValuef("herdr-env takes on or off: taw integration herdr-env {on|off}")
-			}
-			opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
-			if opts.Bin == "" {
-				bin, err := tawBinary(f)
-				if err != nil {
-					return err
-				}
-				opts.Bin = bin
-			}
-			if !filepath.IsAbs(opts.Bin) {
-				return Errorf(CodeInvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return integration.ApplyHerdrEnv(c.Context, f.Tmux(), opts.On, opts.Bin, f.Getenv)
-		},
+func (f *Factory) herdrEnv(c *cli.Context) error {
+	positional, _, _ := splitArgs(c)
+	if len(positional) != 1 || (positional[0] != "on" && positional[0] != "off") {
+		return InvalidValuef("herdr-env takes on or off: taw integration herdr-env {on|off}")
 	}
+	opts := &herdrEnvOptions{On: positional[0] == "on", Bin: c.String(flagHerdrBin)}
+	if opts.Bin == "" {
+		bin, err := tawBinary(f)
+		if err != nil {
+			return err
+		}
+		opts.Bin = bin
+	}
+	if !filepath.IsAbs(opts.Bin) {
+		return Errorf(CodeInvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
+	}
+	return integration.ApplyHerdrEnv(c.Context, f.Tmux(), opts.On, opts.Bin, f.Getenv)
 }
 
 // tawBinary is the absolute path of the taw that runs: the path it was started by (found on PATH

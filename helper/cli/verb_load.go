@@ -77,40 +77,28 @@ func newLoadContext(ctx context.Context, f *Factory, pluginDir string) (*loadCon
 	return &loadContext{F: f, Client: c, Settings: settings, Bin: bin, PluginDir: pluginDir}, nil
 }
 
-func newLoadCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "load",
-		Usage:     "load the plugin into the running tmux server (taw.tmux runs this)",
-		UsageText: "taw load [--plugin-dir <dir>] [--announce <text>]",
-		ArgsUsage: " ",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `<dir>`"},
-			&cli.StringFlag{Name: "announce", Usage: "`<text>` to say with what the load has to say (taw.tmux says what its build did)"},
-		},
-		Action: func(c *cli.Context) error {
-			l, err := newLoadContext(c.Context, f, c.String("plugin-dir"))
-			if err != nil {
-				return err
-			}
-			l.Announce = c.String("announce")
-			return loadRun(c.Context, l)
-		},
+func loadFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "plugin-dir", Usage: "the plugin's `<dir>`"},
+		&cli.StringFlag{Name: "announce", Usage: "`<text>` to say with what the load has to say (taw.tmux says what its build did)"},
 	}
 }
 
-func newUnloadCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "unload",
-		Usage:     "remove everything the plugin added to the running tmux server",
-		ArgsUsage: " ",
-		Action: func(c *cli.Context) error {
-			l, err := newLoadContext(c.Context, f, "")
-			if err != nil {
-				return err
-			}
-			return unloadRun(c.Context, l)
-		},
+func (f *Factory) load(c *cli.Context) error {
+	l, err := newLoadContext(c.Context, f, c.String("plugin-dir"))
+	if err != nil {
+		return err
 	}
+	l.Announce = c.String("announce")
+	return loadRun(c.Context, l)
+}
+
+func (f *Factory) unload(c *cli.Context) error {
+	l, err := newLoadContext(c.Context, f, "")
+	if err != nil {
+		return err
+	}
+	return unloadRun(c.Context, l)
 }
 
 func loadRun(ctx context.Context, l *loadContext) error {

@@ -29,7 +29,6 @@ import (
 const (
 	flagMuxSocket  = "socket"
 	flagMuxLog     = "log"
-	flagMuxTimeout = "timeout"
 	flagMuxNoInput = "no-input"
 )
 
@@ -47,35 +46,27 @@ const (
 const detachKey = 0x1d
 
 func newMuxCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "mux",
-		Usage: "serve the Conmux v1 wire protocol over tmux panes, and talk to it",
-		Subcommands: []*cli.Command{
-			newMuxServeCommand(f, nil),
-			newMuxCallCommand(f, nil),
-			newMuxAttachCommand(f, nil),
-			newMuxPipeRelayCommand(),
-		},
-	}
+	return group("mux", "serve the Conmux v1 wire protocol over tmux panes, and talk to it",
+		verb("serve", "[--socket <path>] [--log <path>]", "run the daemon in the foreground until KillServer, SIGTERM or SIGINT",
+			f.muxServe, socketFlag(), &cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"}),
+		verb("call", "[--socket <path>] [--timeout <seconds>] <op-json>", "send one operation (a MuxOp in JSON) and print the reply as one JSON line",
+			oneArgOnly(`mux call takes one operation as JSON: taw mux call '"ListPanes"' or taw mux call '{"KillTree":{"pane_id":"p1"}}'`, f.muxCall),
+			socketFlag(), &cli.Float64Flag{Name: flagTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"}),
+		verb("attach", "[--socket <path>] [--no-input] <pane-id>", "print a pane's screen so far, then its live output, and send it what you type (Ctrl+] detaches)",
+			oneArgOnly("mux attach takes one Conmux pane id: taw mux attach [--socket <path>] <pane-id>", f.muxAttach),
+			socketFlag(), &cli.BoolFlag{Name: flagMuxNoInput, Usage: "only watch: send nothing to the pane"}),
+		hidden(verb("pipe-relay", "<socket> <token>", "", muxPipeRelay)),
+	)
 }
 
-// newMuxPipeRelayCommand is what pipe-pane runs for each pane of a daemon: it hands the pipe of
-// the pane's output to the daemon and exits (see tmuxhost.RelayFD). Not for people.
-func newMuxPipeRelayCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "pipe-relay",
-		Hidden:    true,
-		ArgsUsage: "<socket> <token>",
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 2 {
-				return UsageErrorf("mux pipe-relay takes a socket and a token")
-			}
-			if err := tmuxhost.RelayFD(c.Args().Get(0), c.Args().Get(1)); err != nil {
-				return Errorf(CodeMuxSocket, "%v", err)
-			}
-			return nil
-		},
+func muxPipeRelay(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return UsageErrorf("mux pipe-relay takes a socket and a token")
 	}
+	if err := tmuxhost.RelayFD(c.Args().Get(0), c.Args().Get(1)); err != nil {
+		return Errorf(CodeMuxSocket, "%v", err)
+	}
+	return nil
 }
 
 func socketFlag() cli.Flag {
@@ -88,29 +79,15 @@ type muxServeOptions struct {
 	Log     string
 }
 
-func newMuxServeCommand(f *Factory, runF func(*muxServeOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "serve",
-		Usage:     "run the daemon in the foreground until KillServer, SIGTERM or SIGINT",
-		ArgsUsage: "[--socket <path>] [--log <path>]",
-		Flags: []cli.Flag{
-			socketFlag(),
-			&cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"},
-		},
-		Action: func(c *cli.Context) error {
-			if positional, after, _ := splitArgs(c); len(positional) > 0 || len(after) > 0 {
-				return UsageErrorf("mux serve takes no arguments: taw mux serve [--socket <path>]")
-			}
-			opts := &muxServeOptions{Socket: c.String(flagMuxSocket), Log: c.String(flagMuxLog)}
-			if opts.Socket == "" {
-				opts.Socket, opts.Private = daemon.DefaultSocket(f.Getenv), true
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxServeRun(c.Context, f, opts)
-		},
+func (f *Factory) muxServe(c *cli.Context) error {
+	if positional, after, _ := splitArgs(c); len(positional) > 0 || len(after) > 0 {
+		return UsageErrorf("mux serve takes no arguments: taw mux serve [--socket <path>]")
 	}
+	opts := &muxServeOptions{Socket: c.String(flagMuxSocket), Log: c.String(flagMuxLog)}
+	if opts.Socket == "" {
+		opts.Socket, opts.Private = daemon.DefaultSocket(f.Getenv), true
+	}
+	return f.runOr(opts, func() error { return muxServeRun(c.Context, f, opts) })
 }
 
 // MuxTmuxName is the -L name of the tmux server a daemon on this socket owns.
@@ -210,34 +187,16 @@ type muxCallOptions struct {
 	Timeout time.Duration
 }
 
-func newMuxCallCommand(f *Factory, runF func(*muxCallOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "call",
-		Usage:     "send one operation (a MuxOp in JSON) and print the reply as one JSON line",
-		ArgsUsage: "[--socket <path>] [--timeout <seconds>] <op-json>",
-		Flags: []cli.Flag{
-			socketFlag(),
-			&cli.Float64Flag{Name: flagMuxTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf(`mux call takes one operation as JSON: taw mux call '"ListPanes"' or taw mux call '{"KillTree":{"pane_id":"p1"}}'`)
-			}
-			op, err := wire.DecodeOp([]byte(positional[0]))
-			if err != nil {
-				return Errorf(CodeMuxBadOp, "the operation is not a Conmux v1 MuxOp (%s): write it as the JSON of one op, such as '\"ListPanes\"' or '{\"Send\":{\"pane_id\":\"p1\",\"data\":\"<base64>\"}}'", strings.TrimPrefix(err.Error(), "bad frame: "))
-			}
-			if c.Float64(flagMuxTimeout) <= 0 {
-				return Errorf(CodeInvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagMuxTimeout))
-			}
-			opts := &muxCallOptions{Socket: muxSocket(f, c), Op: op, Timeout: time.Duration(c.Float64(flagMuxTimeout) * float64(time.Second))}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxCallRun(f, opts)
-		},
+func (f *Factory) muxCall(c *cli.Context, opJSON string) error {
+	op, err := wire.DecodeOp([]byte(opJSON))
+	if err != nil {
+		return Errorf(CodeMuxBadOp, "the operation is not a Conmux v1 MuxOp (%s): write it as the JSON of one op, such as '\"ListPanes\"' or '{\"Send\":{\"pane_id\":\"p1\",\"data\":\"<base64>\"}}'", strings.TrimPrefix(err.Error(), "bad frame: "))
 	}
+	if c.Float64(flagTimeout) <= 0 {
+		return Errorf(CodeInvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagTimeout))
+	}
+	opts := &muxCallOptions{Socket: muxSocket(f, c), Op: op, Timeout: time.Duration(c.Float64(flagTimeout) * float64(time.Second))}
+	return f.runOr(opts, func() error { return muxCallRun(f, opts) })
 }
 
 func muxSocket(f *Factory, c *cli.Context) string {
@@ -288,27 +247,9 @@ type muxAttachOptions struct {
 	NoInput bool
 }
 
-func newMuxAttachCommand(f *Factory, runF func(*muxAttachOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "attach",
-		Usage:     "print a pane's screen so far, then its live output, and send it what you type (Ctrl+] detaches)",
-		ArgsUsage: "[--socket <path>] [--no-input] <pane-id>",
-		Flags: []cli.Flag{
-			socketFlag(),
-			&cli.BoolFlag{Name: flagMuxNoInput, Usage: "only watch: send nothing to the pane"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf("mux attach takes one Conmux pane id: taw mux attach [--socket <path>] <pane-id>")
-			}
-			opts := &muxAttachOptions{Socket: muxSocket(f, c), Pane: positional[0], NoInput: c.Bool(flagMuxNoInput)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return muxAttachRun(f, opts)
-		},
-	}
+func (f *Factory) muxAttach(c *cli.Context, pane string) error {
+	opts := &muxAttachOptions{Socket: muxSocket(f, c), Pane: pane, NoInput: c.Bool(flagMuxNoInput)}
+	return f.runOr(opts, func() error { return muxAttachRun(f, opts) })
 }
 
 func muxAttachRun(f *Factory, opts *muxAttachOptions) error {

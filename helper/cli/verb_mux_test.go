@@ -9,26 +9,16 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/mux/wire"
-	"github.com/urfave/cli/v2"
 )
 
-// runMux runs one taw mux command line through the runF seams and returns the options it parsed.
+// runMux runs one taw mux command line and returns the options it parsed in place of running it.
 func runMux(t *testing.T, args string) (serve *muxServeOptions, call *muxCallOptions, attach *muxAttachOptions, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}
 	f := &Factory{IO: IO{Out: &out, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
+	f.parsed = parsedInto(&serve, &call, &attach)
 	app := NewApp(f)
-	for _, c := range app.Commands {
-		if c.Name == "mux" {
-			c.Subcommands = []*cli.Command{
-				newMuxServeCommand(f, func(o *muxServeOptions) error { serve = o; return nil }),
-				newMuxCallCommand(f, func(o *muxCallOptions) error { call = o; return nil }),
-				newMuxAttachCommand(f, func(o *muxAttachOptions) error { attach = o; return nil }),
-			}
-			setUsageErrors(c.Subcommands)
-		}
-	}
 	argv := append([]string{"taw"}, strings.Fields(args)...)
 	err = app.RunContext(context.Background(), intersperse(app, argv))
 	return

@@ -20,7 +20,6 @@ const CodeNotifyFailed = "notify_failed"
 
 const (
 	flagNotifyKind = "kind"
-	flagNotifyPane = "pane"
 )
 
 type notifyTestOptions struct {
@@ -29,37 +28,23 @@ type notifyTestOptions struct {
 }
 
 func newNotifyCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:        "notify",
-		Usage:       "notifications: see what the user would get",
-		Subcommands: []*cli.Command{newNotifyTestCommand(f, nil)},
-	}
+	return group("notify", "notifications: see what the user would get",
+		verb("test", "[--kind {blocked|finished}] [--pane <pane>]", "send one notification on every enabled channel and print what was sent",
+			f.notifyTest, &cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
+			&cli.StringFlag{Name: flagPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"}),
+	)
 }
 
-func newNotifyTestCommand(f *Factory, runF func(*notifyTestOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "test",
-		Usage:     "send one notification on every enabled channel and print what was sent",
-		ArgsUsage: "[--kind {blocked|finished}] [--pane <pane>]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
-			&cli.StringFlag{Name: flagNotifyPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"},
-		},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("notify test takes no arguments: taw notify test [--kind {blocked|finished}] [--pane <pane>]")
-			}
-			kind := notify.Kind(c.String(flagNotifyKind))
-			if kind != notify.KindBlocked && kind != notify.KindFinished {
-				return InvalidValuef("invalid --kind %q (expected: blocked|finished)", kind)
-			}
-			opts := &notifyTestOptions{Kind: kind, Pane: c.String(flagNotifyPane)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return notifyTestRun(c.Context, f, opts)
-		},
+func (f *Factory) notifyTest(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("notify test takes no arguments: taw notify test [--kind {blocked|finished}] [--pane <pane>]")
 	}
+	kind := notify.Kind(c.String(flagNotifyKind))
+	if kind != notify.KindBlocked && kind != notify.KindFinished {
+		return InvalidValuef("invalid --kind %q (expected: blocked|finished)", kind)
+	}
+	opts := &notifyTestOptions{Kind: kind, Pane: c.String(flagPane)}
+	return f.runOr(opts, func() error { return notifyTestRun(c.Context, f, opts) })
 }
 
 func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) error {

@@ -2,24 +2,38 @@ package cli
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/plugins"
-	ucli "github.com/urfave/cli/v2"
 )
 
-// runVerb runs one verb through the app, as Main would, with buffers for output.
-func runVerb(t *testing.T, cmd *ucli.Command, args string) (string, error) {
+// runParsed runs one command line through the app, as Main would, with buffers for output, and
+// returns the options the verb parsed in place of running it.
+func runParsed(t *testing.T, args string) (any, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut}}
+	var parsed any
+	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut},
+		parsed: func(opts any) error { parsed = opts; return nil }}
 	app := NewApp(f)
-	app.Commands = []*ucli.Command{cmd}
-	setUsageErrors(app.Commands)
 	err := app.Run(intersperse(app, strings.Fields(args)))
-	return out.String(), err
+	return parsed, err
+}
+
+// parsedInto is a Factory.parsed that keeps a verb's options in the one of ptrs (each the
+// address of an *xOptions) that has their type.
+func parsedInto(ptrs ...any) func(any) error {
+	return func(opts any) error {
+		for _, p := range ptrs {
+			if v := reflect.ValueOf(p).Elem(); v.Type() == reflect.TypeOf(opts) {
+				v.Set(reflect.ValueOf(opts))
+			}
+		}
+		return nil
+	}
 }
 
 func TestNewNotifyTestCommand(t *testing.T) {
@@ -30,14 +44,14 @@ func TestNewNotifyTestCommand(t *testing.T) {
 		wantErr  string
 		wantExit int
 	}{
-		{"taw test", notify.KindBlocked, "", "", 0},
-		{"taw test --kind finished --pane %3", notify.KindFinished, "%3", "", 0},
-		{"taw test --kind done", "", "", `invalid --kind "done" (expected: blocked|finished)`, ExitError},
-		{"taw test extra", "", "", "notify test takes no arguments", ExitUsage},
+		{"taw notify test", notify.KindBlocked, "", "", 0},
+		{"taw notify test --kind finished --pane %3", notify.KindFinished, "%3", "", 0},
+		{"taw notify test --kind done", "", "", `invalid --kind "done" (expected: blocked|finished)`, ExitError},
+		{"taw notify test extra", "", "", "notify test takes no arguments", ExitUsage},
 	}
 	for _, tt := range tests {
-		var got *notifyTestOptions
-		_, err := runVerb(t, newNotifyTestCommand(&Factory{}, func(o *notifyTestOptions) error { got = o; return nil }), tt.args)
+		parsed, err := runParsed(t, tt.args)
+		got, _ := parsed.(*notifyTestOptions)
 		switch {
 		case tt.wantErr != "":
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || AsError(err).Exit != tt.wantExit {
@@ -52,12 +66,11 @@ func TestNewNotifyTestCommand(t *testing.T) {
 }
 
 func TestNewConfigCheckCommand(t *testing.T) {
-	var got *configCheckOptions
-	cmd := newConfigCheckCommand(&Factory{}, func(o *configCheckOptions) error { got = o; return nil })
-	if _, err := runVerb(t, cmd, "taw check --file x.toml"); err != nil || got.File != "x.toml" {
+	parsed, err := runParsed(t, "taw config check --file x.toml")
+	if got, _ := parsed.(*configCheckOptions); err != nil || got == nil || got.File != "x.toml" {
 		t.Errorf("--file: %v %+v", err, got)
 	}
-	if _, err := runVerb(t, cmd, "taw check x.toml"); err == nil || AsError(err).Exit != ExitUsage {
+	if _, err := runParsed(t, "taw config check x.toml"); err == nil || AsError(err).Exit != ExitUsage {
 		t.Errorf("a positional argument: err = %v, want a usage error", err)
 	}
 }

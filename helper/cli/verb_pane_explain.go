@@ -23,26 +23,8 @@ type paneExplainOptions struct {
 	JSON bool
 }
 
-func newPaneExplainCommand(f *Factory, runF func(*paneExplainOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "explain",
-		Usage:     "say which signal decided a pane's agent and state, and why",
-		ArgsUsage: "<pane> [--json]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("pane explain takes one pane: taw pane explain <pane> [--json]")
-			}
-			opts := &paneExplainOptions{Pane: positional[0], JSON: c.Bool("json")}
-			if runF != nil {
-				return runF(opts)
-			}
-			return paneExplainRun(c.Context, f, opts)
-		},
-	}
+func (f *Factory) paneExplain(c *cli.Context, pane string) error {
+	return paneExplainRun(c.Context, f, &paneExplainOptions{Pane: pane, JSON: c.Bool(flagJSON)})
 }
 
 // explainView is the JSON shape of taw pane explain. Field names are stable.

@@ -12,24 +12,8 @@ type paneGetOptions struct {
 	JSON bool
 }
 
-func newPaneGetCommand(f *Factory, runF func(*paneGetOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "get",
-		Usage:     "print one pane and its agent (JSON when piped or with --json)",
-		ArgsUsage: "<pane> [--json]",
-		Flags:     []cli.Flag{jsonFlag()},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("pane get takes one pane: taw pane get <pane>")
-			}
-			opts := &paneGetOptions{Pane: positional[0], JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return paneGetRun(c.Context, f, opts)
-		},
-	}
+func (f *Factory) paneGet(c *cli.Context, pane string) error {
+	return paneGetRun(c.Context, f, &paneGetOptions{Pane: pane, JSON: wantJSON(f, c)})
 }
 
 func paneGetRun(ctx context.Context, f *Factory, opts *paneGetOptions) error {

@@ -14,26 +14,11 @@ type paneListOptions struct {
 	JSON    bool
 }
 
-func newPaneListCommand(f *Factory, runF func(*paneListOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "list",
-		Usage:     "list every pane of the server and its agent (JSON when piped or with --json)",
-		ArgsUsage: "[--session <name>] [--json]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"},
-			jsonFlag(),
-		},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("pane list takes no arguments, got %q: taw pane list [--session <name>] [--json]", positional[0])
-			}
-			opts := &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return paneListRun(c.Context, f, opts)
-		},
+func (f *Factory) paneList(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("pane list takes no arguments, got %q: taw pane list [--session <name>] [--json]", positional[0])
 	}
+	return paneListRun(c.Context, f, &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)})
 }
 
 func paneListRun(ctx context.Context, f *Factory, opts *paneListOptions) error {

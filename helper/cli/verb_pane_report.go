@@ -63,43 +63,15 @@ func reportFlags(verb report.Verb) []cli.Flag {
 	return flags
 }
 
-func newReportAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
-	return newReportCommand(f, runF, report.ReportAgent, &cli.Command{
-		Name:      "report-agent",
-		Usage:     "report an agent's state (and optionally its session and resume command)",
-		ArgsUsage: "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [--agent-session-path <path>] [-- <resume command>...]",
-	})
-}
-
-func newReportAgentSessionCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
-	return newReportCommand(f, runF, report.ReportSession, &cli.Command{
-		Name:      "report-agent-session",
-		Usage:     "report only an agent's session and resume command",
-		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [--agent-session-path <path>] [--session-start-source <why>] [-- <resume command>...]",
-	})
-}
-
-func newReleaseAgentCommand(f *Factory, runF func(*reportOptions) error) *cli.Command {
-	return newReportCommand(f, runF, report.ReleaseAgent, &cli.Command{
-		Name:      "release-agent",
-		Usage:     "hand the pane back to taw when the user quits the agent",
-		ArgsUsage: "<pane> --source <name> --agent <name> [--seq <n>]",
-	})
-}
-
-func newReportCommand(f *Factory, runF func(*reportOptions) error, verb report.Verb, cmd *cli.Command) *cli.Command {
-	cmd.Flags = reportFlags(verb)
-	cmd.Action = func(c *cli.Context) error {
-		opts, err := parseReport(c, verb)
+// reportVerb declares one of the write verbs; they differ in their flags (reportFlags).
+func reportVerb(f *Factory, kind report.Verb, name, argsUsage, usage string) *cli.Command {
+	return verb(name, argsUsage, usage, func(c *cli.Context) error {
+		opts, err := parseReport(c, kind)
 		if err != nil {
 			return err
 		}
-		if runF != nil {
-			return runF(opts)
-		}
 		return reportRun(c.Context, f, opts)
-	}
-	return cmd
+	}, reportFlags(kind)...)
 }
 
 func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -28,29 +29,26 @@ const (
 )
 
 const (
-	flagPluginJSON     = "json"
 	flagPluginDisabled = "disabled"
-	flagPluginPane     = "pane"
-	flagPluginClient   = "client"
 )
 
 func newPluginCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "plugin",
-		Usage: "link, list and run plugins (folders with a taw-plugin.toml)",
-		Subcommands: []*cli.Command{
-			newPluginListCommand(f),
-			newPluginLinkCommand(f),
-			newPluginIDCommand(f, "unlink", "forget a linked plugin (its folder is left as it is)", pluginUnlink),
-			newPluginIDCommand(f, "enable", "enable a linked plugin", pluginSetEnabled(true)),
-			newPluginIDCommand(f, "disable", "disable a linked plugin: nothing of it runs", pluginSetEnabled(false)),
-			{Name: "action", Usage: "a plugin's actions", Subcommands: []*cli.Command{newPluginOpenCommand(f, "run", "action", "run a plugin's action")}},
-			{Name: "pane", Usage: "a plugin's panes", Subcommands: []*cli.Command{newPluginOpenCommand(f, "open", "pane", "open a plugin's pane beside a pane (or in a window)")}},
-			{Name: "popup", Usage: "a plugin's popups", Subcommands: []*cli.Command{newPluginOpenCommand(f, "open", "popup", "open a plugin's popup over a client")}},
-			newPluginSuperviseCommand(f),
-			newPluginExecCommand(f),
-		},
-	}
+	return group("plugin", "link, list and run plugins (folders with a taw-plugin.toml)",
+		verb("list", "[--json]", "list linked plugins", f.pluginList, jsonFlagSaying("one JSON object per plugin, one a line")),
+		verb("link", "<folder> [--disabled]", "link the plugin in a folder (its taw-plugin.toml is checked first)",
+			oneArg("plugin link takes one folder: taw plugin link <folder> [--disabled]", f.pluginLink), &cli.BoolFlag{Name: flagPluginDisabled, Usage: "link it disabled"}),
+		pluginIDVerb(f, "unlink", "forget a linked plugin (its folder is left as it is)", pluginUnlink),
+		pluginIDVerb(f, "enable", "enable a linked plugin", pluginSetEnabled(true)),
+		pluginIDVerb(f, "disable", "disable a linked plugin: nothing of it runs", pluginSetEnabled(false)),
+		group("action", "a plugin's actions", pluginOpenVerb(f, "run", "action", "run a plugin's action")),
+		group("pane", "a plugin's panes", pluginOpenVerb(f, "open", "pane", "open a plugin's pane beside a pane (or in a window)")),
+		group("popup", "a plugin's popups", pluginOpenVerb(f, "open", "popup", "open a plugin's popup over a client")),
+		hidden(verb("supervise", "--label <text> --timeout <duration> --log <file> [--dir <folder>] -- <command>...", "run one command under its time limit, logging a failure (taw runs this)",
+			afterDashes("usage: taw plugin supervise --label <text> --timeout <duration> --log <file> [--dir <folder>] -- <command>...", f.pluginSupervise),
+			&cli.StringFlag{Name: "label"}, &cli.DurationFlag{Name: "timeout"}, &cli.StringFlag{Name: "log"}, &cli.StringFlag{Name: "dir"})),
+		hidden(verb("exec", "--plugin <id> --entry {pane|popup}:<id> [--pane <pane>] -- <command>...", "start a plugin's pane or popup command with its environment (taw runs this)",
+			afterDashes(pluginExecUsage, f.pluginExec), &cli.StringFlag{Name: "plugin"}, &cli.StringFlag{Name: "entry"}, &cli.StringFlag{Name: flagPane})),
+	)
 }
 
 func (f *Factory) registryPath() string { return plugins.RegistryPath(f.Getenv) }
@@ -63,31 +61,23 @@ func (f *Factory) readRegistry() (plugins.Registry, error) {
 	return r, nil
 }
 
-func newPluginIDCommand(f *Factory, name, usage string, apply func(reg *plugins.Registry, i int)) *cli.Command {
-	return &cli.Command{
-		Name:      name,
-		Usage:     usage,
-		ArgsUsage: "<id>",
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("plugin %s takes one plugin id: taw plugin %s <id>", name, name)
-			}
-			reg, err := f.readRegistry()
-			if err != nil {
-				return err
-			}
-			i, ok := reg.Find(positional[0])
-			if !ok {
-				return Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", positional[0])
-			}
-			apply(&reg, i)
-			if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
-				return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
-			}
-			return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": positional[0]})
-		},
-	}
+// pluginIDVerb declares a verb that changes one linked plugin's entry in the registry.
+func pluginIDVerb(f *Factory, name, usage string, apply func(reg *plugins.Registry, i int)) *cli.Command {
+	return verb(name, "<id>", usage, oneArg(fmt.Sprintf("plugin %s takes one plugin id: taw plugin %s <id>", name, name), func(c *cli.Context, id string) error {
+		reg, err := f.readRegistry()
+		if err != nil {
+			return err
+		}
+		i, ok := reg.Find(id)
+		if !ok {
+			return Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
+		}
+		apply(&reg, i)
+		if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
+			return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
+		}
+		return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": id})
+	}))
 }
 
 func pluginUnlink(reg *plugins.Registry, i int) {

@@ -16,27 +16,15 @@ import (
 // The hidden verbs the others start: exec (a plugin's pane or popup command, with its own
 // environment) and supervise (a command run detached, under its time limit, logged).
 
-// newPluginExecCommand is the hidden verb a plugin's pane or popup starts with: it builds the
+const pluginExecUsage = "usage: taw plugin exec --plugin <id> --entry {pane|popup}:<id> [--pane <pane>] -- <command>..."
+
+// pluginExec is the hidden verb a plugin's pane or popup starts with: it builds the
 // process's environment, then becomes the plugin's command.
-func newPluginExecCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "exec",
-		Hidden:    true,
-		Usage:     "start a plugin's pane or popup command with its environment (taw runs this)",
-		ArgsUsage: "--plugin <id> --entry {pane|popup}:<id> [--pane <pane>] -- <command>...",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "plugin"},
-			&cli.StringFlag{Name: "entry"},
-			&cli.StringFlag{Name: flagPluginPane},
-		},
-		Action: func(c *cli.Context) error {
-			_, argv, _ := splitArgs(c)
-			if len(argv) == 0 || c.String("plugin") == "" || c.String("entry") == "" {
-				return UsageErrorf("usage: taw plugin exec --plugin <id> --entry {pane|popup}:<id> [--pane <pane>] -- <command>...")
-			}
-			return pluginExecRun(c.Context, f, c.String("plugin"), c.String("entry"), c.String(flagPluginPane), argv)
-		},
+func (f *Factory) pluginExec(c *cli.Context, command []string) error {
+	if c.String("plugin") == "" || c.String("entry") == "" {
+		return UsageErrorf("%s", pluginExecUsage)
 	}
+	return pluginExecRun(c.Context, f, c.String("plugin"), c.String("entry"), c.String(flagPane), command)
 }
 
 // execProcess replaces taw with the command; a variable so the verb can be read without it.
@@ -104,28 +92,10 @@ func lookPathIn(name string, env []string) (string, error) {
 	return exec.LookPath(name)
 }
 
-// newPluginSuperviseCommand is the hidden verb spawn.Start runs: the job in the foreground of a
+// pluginSupervise is the hidden verb spawn.Start runs: the job in the foreground of a
 // detached process, its time limit enforced and a failure logged.
-func newPluginSuperviseCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "supervise",
-		Hidden:    true,
-		Usage:     "run one command under its time limit, logging a failure (taw runs this)",
-		ArgsUsage: "--label <text> --timeout <duration> --log <file> [--dir <folder>] -- <command>...",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "label"},
-			&cli.DurationFlag{Name: "timeout"},
-			&cli.StringFlag{Name: "log"},
-			&cli.StringFlag{Name: "dir"},
-		},
-		Action: func(c *cli.Context) error {
-			_, argv, _ := splitArgs(c)
-			if len(argv) == 0 {
-				return UsageErrorf("usage: taw plugin supervise --label <text> --timeout <duration> --log <file> [--dir <folder>] -- <command>...")
-			}
-			job := spawn.Job{Label: c.String("label"), Argv: argv, Env: f.Environ(), Dir: c.String("dir"), Timeout: c.Duration("timeout"), Log: c.String("log")}
-			spawn.Supervise(context.Background(), job, nil, nil, nil)
-			return nil
-		},
-	}
+func (f *Factory) pluginSupervise(c *cli.Context, command []string) error {
+	job := spawn.Job{Label: c.String("label"), Argv: command, Env: f.Environ(), Dir: c.String("dir"), Timeout: c.Duration("timeout"), Log: c.String("log")}
+	spawn.Supervise(context.Background(), job, nil, nil, nil)
+	return nil
 }

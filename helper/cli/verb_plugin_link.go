@@ -10,49 +10,37 @@ import (
 
 // taw plugin link: a folder whose taw-plugin.toml checks out joins the registry.
 
-func newPluginLinkCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "link",
-		Usage:     "link the plugin in a folder (its taw-plugin.toml is checked first)",
-		ArgsUsage: "<folder> [--disabled]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: flagPluginDisabled, Usage: "link it disabled"}},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("plugin link takes one folder: taw plugin link <folder> [--disabled]")
-			}
-			dir, err := filepath.Abs(positional[0])
-			if err != nil {
-				return Errorf(CodeInvalidArgument, "folder %s: %v", positional[0], err)
-			}
-			if d, err := filepath.EvalSymlinks(dir); err == nil {
-				dir = d
-			}
-			m, problems := plugins.ReadManifest(dir)
-			if len(problems) > 0 {
-				msgs := make([]string, len(problems))
-				for i, p := range problems {
-					msgs[i] = p.Error()
-				}
-				return Errorf(CodePluginInvalid, "not linked: %s", strings.Join(msgs, "; "))
-			}
-			reg, err := f.readRegistry()
-			if err != nil {
-				return err
-			}
-			enabled := !c.Bool(flagPluginDisabled)
-			if i, ok := reg.Find(m.ID); ok {
-				if reg.Plugins[i].Path != dir {
-					return Errorf(CodePluginExists, "a plugin with the id %q is linked from %s already: unlink it first (taw plugin unlink %s)", m.ID, reg.Plugins[i].Path, m.ID)
-				}
-				reg.Plugins[i].Enabled = enabled
-			} else {
-				reg.Plugins = append(reg.Plugins, plugins.Entry{ID: m.ID, Path: dir, Enabled: enabled})
-			}
-			if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
-				return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
-			}
-			return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": m.ID, "path": dir, "enabled": enabled})
-		},
+func (f *Factory) pluginLink(c *cli.Context, folder string) error {
+	dir, err := filepath.Abs(folder)
+	if err != nil {
+		return Errorf(CodeInvalidArgument, "folder %s: %v", folder, err)
 	}
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	m, problems := plugins.ReadManifest(dir)
+	if len(problems) > 0 {
+		msgs := make([]string, len(problems))
+		for i, p := range problems {
+			msgs[i] = p.Error()
+		}
+		return Errorf(CodePluginInvalid, "not linked: %s", strings.Join(msgs, "; "))
+	}
+	reg, err := f.readRegistry()
+	if err != nil {
+		return err
+	}
+	enabled := !c.Bool(flagPluginDisabled)
+	if i, ok := reg.Find(m.ID); ok {
+		if reg.Plugins[i].Path != dir {
+			return Errorf(CodePluginExists, "a plugin with the id %q is linked from %s already: unlink it first (taw plugin unlink %s)", m.ID, reg.Plugins[i].Path, m.ID)
+		}
+		reg.Plugins[i].Enabled = enabled
+	} else {
+		reg.Plugins = append(reg.Plugins, plugins.Entry{ID: m.ID, Path: dir, Enabled: enabled})
+	}
+	if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
+		return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
+	}
+	return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": m.ID, "path": dir, "enabled": enabled})
 }

@@ -23,67 +23,53 @@ type pluginView struct {
 	Problems []string `json:"problems"`
 }
 
-func newPluginListCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "list",
-		Usage:     "list linked plugins",
-		ArgsUsage: "[--json]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: flagPluginJSON, Usage: "one JSON object per plugin, one a line"}},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("plugin list takes no arguments: taw plugin list [--json]")
-			}
-			if _, err := f.readRegistry(); err != nil {
+func (f *Factory) pluginList(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("plugin list takes no arguments: taw plugin list [--json]")
+	}
+	if _, err := f.readRegistry(); err != nil {
+		return err
+	}
+	all, err := plugins.Load(f.Getenv)
+	if err != nil {
+		return Errorf(CodePluginRegistry, "%v", err)
+	}
+	views := make([]pluginView, 0, len(all))
+	for _, p := range all {
+		v := pluginView{ID: p.ID, Name: p.Manifest.Name, Version: p.Manifest.Version, Enabled: p.Enabled, Path: p.Path,
+			Actions:  qualifiedIDs(p.ID, p.Manifest.Actions, func(e *plugins.Action) string { return e.ID }),
+			Panes:    qualifiedIDs(p.ID, p.Manifest.Panes, func(e *plugins.Pane) string { return e.ID }),
+			Popups:   qualifiedIDs(p.ID, p.Manifest.Popups, func(e *plugins.Popup) string { return e.ID }),
+			Problems: []string{}}
+		for _, e := range p.Problems {
+			v.Problems = append(v.Problems, e.Error())
+		}
+		views = append(views, v)
+	}
+	if c.Bool(flagJSON) {
+		for _, v := range views {
+			if err := writeJSONLine(f.IO.Out, v); err != nil {
 				return err
 			}
-			all, err := plugins.Load(f.Getenv)
-			if err != nil {
-				return Errorf(CodePluginRegistry, "%v", err)
-			}
-			views := make([]pluginView, 0, len(all))
-			for _, p := range all {
-				v := pluginView{ID: p.ID, Name: p.Manifest.Name, Version: p.Manifest.Version, Enabled: p.Enabled, Path: p.Path,
-					Actions: []string{}, Panes: []string{}, Popups: []string{}, Problems: []string{}}
-				for _, a := range p.Manifest.Actions {
-					v.Actions = append(v.Actions, p.ID+"."+a.ID)
-				}
-				for _, a := range p.Manifest.Panes {
-					v.Panes = append(v.Panes, p.ID+"."+a.ID)
-				}
-				for _, a := range p.Manifest.Popups {
-					v.Popups = append(v.Popups, p.ID+"."+a.ID)
-				}
-				for _, e := range p.Problems {
-					v.Problems = append(v.Problems, e.Error())
-				}
-				views = append(views, v)
-			}
-			if c.Bool(flagPluginJSON) {
-				for _, v := range views {
-					if err := writeJSONLine(f.IO.Out, v); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if f.IO.StdoutTTY {
-				if len(views) == 0 {
-					_, err := fmt.Fprintln(f.IO.Out, "no plugins linked: taw plugin link <folder>")
-					return err
-				}
-				tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSTATE\tVERSION\tNAME\tPATH")
-				for _, v := range views {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.ID, pluginState(v), v.Version, v.Name, v.Path)
-				}
-				return tw.Flush()
-			}
-			for _, v := range views {
-				fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", v.ID, pluginState(v), v.Version, v.Name, v.Path)
-			}
-			return nil
-		},
+		}
+		return nil
 	}
+	if f.IO.StdoutTTY {
+		if len(views) == 0 {
+			_, err := fmt.Fprintln(f.IO.Out, "no plugins linked: taw plugin link <folder>")
+			return err
+		}
+		tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSTATE\tVERSION\tNAME\tPATH")
+		for _, v := range views {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.ID, pluginState(v), v.Version, v.Name, v.Path)
+		}
+		return tw.Flush()
+	}
+	for _, v := range views {
+		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", v.ID, pluginState(v), v.Version, v.Name, v.Path)
+	}
+	return nil
 }
 
 func pluginState(v pluginView) string {
@@ -94,4 +80,13 @@ func pluginState(v pluginView) string {
 		return "enabled"
 	}
 	return "disabled"
+}
+
+// qualifiedIDs are the ids of a plugin's entries as the verbs take them: <plugin>.<entry>.
+func qualifiedIDs[E any](plugin string, entries []E, idOf func(*E) string) []string {
+	ids := []string{}
+	for i := range entries {
+		ids = append(ids, plugin+"."+idOf(&entries[i]))
+	}
+	return ids
 }

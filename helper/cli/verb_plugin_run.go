@@ -16,38 +16,42 @@ import (
 
 // taw plugin action run, pane open and popup open: a plugin's entries, started for a pane.
 
-// newPluginOpenCommand builds action run, pane open and popup open.
-func newPluginOpenCommand(f *Factory, verb, kind, usage string) *cli.Command {
-	flags := []cli.Flag{&cli.StringFlag{Name: flagPluginPane, Usage: "the `<pane>` it is for (default: the calling pane)"}}
+// pluginOpenVerb declares action run, pane open and popup open.
+func pluginOpenVerb(f *Factory, name, kind, usage string) *cli.Command {
+	flags := []cli.Flag{&cli.StringFlag{Name: flagPane, Usage: "the `<pane>` it is for (default: the calling pane)"}}
 	args := "<plugin>.<" + kind + "> [--pane <pane>]"
 	if kind == "popup" {
-		flags = append(flags, &cli.StringFlag{Name: flagPluginClient, Usage: "the `<client>` to show it on (default: tmux's choice)"})
+		flags = append(flags, &cli.StringFlag{Name: flagClient, Usage: "the `<client>` to show it on (default: tmux's choice)"})
 		args += " [--client <client>]"
 	}
-	return &cli.Command{
-		Name:      verb,
-		Usage:     usage,
-		ArgsUsage: args,
-		Flags:     flags,
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("plugin %s %s takes one %s: taw plugin %s %s %s", kind, verb, kind, kind, verb, args)
-			}
-			p, entry, err := findEntry(f, positional[0])
-			if err != nil {
-				return err
-			}
-			switch kind {
-			case "action":
-				return pluginActionRun(c.Context, f, p, entry, c.String(flagPluginPane))
-			case "pane":
-				return pluginPaneOpen(c.Context, f, p, entry, c.String(flagPluginPane))
-			default:
-				return pluginPopupOpen(c.Context, f, p, entry, c.String(flagPluginPane), c.String(flagPluginClient))
-			}
-		},
+	return verb(name, args, usage, oneArg(fmt.Sprintf("plugin %s %s takes one %s: taw plugin %s %s %s", kind, name, kind, kind, name, args), func(c *cli.Context, qualified string) error {
+		p, entry, err := findEntry(f, qualified)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "action":
+			return pluginActionRun(c.Context, f, p, entry, c.String(flagPane))
+		case "pane":
+			return pluginPaneOpen(c.Context, f, p, entry, c.String(flagPane))
+		default:
+			return pluginPopupOpen(c.Context, f, p, entry, c.String(flagPane), c.String(flagClient))
+		}
+	}), flags...)
+}
+
+// pluginEntry is the entry of one of p's lists (its actions, panes or popups) with the id.
+func pluginEntry[E any](p plugins.Plugin, kind string, entries []E, id string, idOf func(*E) string) (*E, error) {
+	var found *E
+	for i := range entries {
+		if idOf(&entries[i]) == id {
+			found = &entries[i]
+		}
 	}
+	if found == nil {
+		return nil, Errorf(CodePluginNotFound, "plugin %s has no %s %q", p.ID, kind, id)
+	}
+	return found, nil
 }
 
 func hooksTimeout(f *Factory) time.Duration {
@@ -56,14 +60,9 @@ func hooksTimeout(f *Factory) time.Duration {
 }
 
 func pluginActionRun(ctx context.Context, f *Factory, p plugins.Plugin, id, pane string) error {
-	var action *plugins.Action
-	for i := range p.Manifest.Actions {
-		if p.Manifest.Actions[i].ID == id {
-			action = &p.Manifest.Actions[i]
-		}
-	}
-	if action == nil {
-		return Errorf(CodePluginNotFound, "plugin %s has no action %q", p.ID, id)
+	action, err := pluginEntry(p, "action", p.Manifest.Actions, id, func(e *plugins.Action) string { return e.ID })
+	if err != nil {
+		return err
 	}
 	inv, err := invocation(ctx, f, pane, true)
 	if err != nil {
@@ -100,14 +99,9 @@ func execCommand(bin string, p plugins.Plugin, entry string, pane string, argv [
 }
 
 func pluginPaneOpen(ctx context.Context, f *Factory, p plugins.Plugin, id, pane string) error {
-	var entry *plugins.Pane
-	for i := range p.Manifest.Panes {
-		if p.Manifest.Panes[i].ID == id {
-			entry = &p.Manifest.Panes[i]
-		}
-	}
-	if entry == nil {
-		return Errorf(CodePluginNotFound, "plugin %s has no pane %q", p.ID, id)
+	entry, err := pluginEntry(p, "pane", p.Manifest.Panes, id, func(e *plugins.Pane) string { return e.ID })
+	if err != nil {
+		return err
 	}
 	inv, err := invocation(ctx, f, pane, true)
 	if err != nil {
@@ -151,14 +145,9 @@ func pluginPaneOpen(ctx context.Context, f *Factory, p plugins.Plugin, id, pane 
 const popupTimeout = 24 * time.Hour
 
 func pluginPopupOpen(ctx context.Context, f *Factory, p plugins.Plugin, id, pane, client string) error {
-	var entry *plugins.Popup
-	for i := range p.Manifest.Popups {
-		if p.Manifest.Popups[i].ID == id {
-			entry = &p.Manifest.Popups[i]
-		}
-	}
-	if entry == nil {
-		return Errorf(CodePluginNotFound, "plugin %s has no popup %q", p.ID, id)
+	entry, err := pluginEntry(p, "popup", p.Manifest.Popups, id, func(e *plugins.Popup) string { return e.ID })
+	if err != nil {
+		return err
 	}
 	inv, err := invocation(ctx, f, pane, true)
 	if err != nil {

@@ -20,29 +20,15 @@ type popupOptions struct {
 	Open   bool // open a tmux popup on the client running taw popup, rather than run here
 }
 
-func newPopupCommand(f *Factory, runF func(*popupOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "popup",
-		Usage:     "the agents popup: every agent, most urgent first; Enter goes to it",
-		ArgsUsage: "[--open] [--client <name>]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"},
-			clientFlag(),
-		},
-		Action: func(c *cli.Context) error {
-			if positional, _, _ := splitArgs(c); len(positional) > 0 {
-				return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
-			}
-			opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
-			if runF != nil {
-				return runF(opts)
-			}
-			if opts.Open {
-				return popupOpenRun(c.Context, f, opts)
-			}
-			return popupRun(c.Context, f, opts)
-		},
+func (f *Factory) popup(c *cli.Context) error {
+	if positional, _, _ := splitArgs(c); len(positional) > 0 {
+		return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
 	}
+	opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
+	if opts.Open {
+		return popupOpenRun(c.Context, f, opts)
+	}
+	return popupRun(c.Context, f, opts)
 }
 
 // popupOpenRun opens display-popup on the client, running taw popup inside it for that client.

@@ -11,10 +11,7 @@ import (
 // and panes with their agents, kept in $XDG_DATA_HOME/taw/sessions.
 const (
 	flagSessionName   = "name"
-	flagSessionForce  = "force"
-	flagSessionJSON   = "json"
 	flagSessionBackup = "backup"
-	flagSessionWait   = "wait"
 )
 
 // Error codes of the session verbs.
@@ -25,28 +22,29 @@ const (
 )
 
 func newSessionCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:  "session",
-		Usage: "save and restore tmux sessions, each agent resumed in its own pane",
-		Subcommands: []*cli.Command{
-			newSessionSaveCommand(f, nil),
-			newSessionRestoreCommand(f, nil),
-			newSessionListCommand(f, nil),
-			newSessionDeleteCommand(f, nil),
-			newSessionImportCommand(f, nil),
-			newSessionAutosaveCommand(f),
-			newSessionPaintCommand(f),
-			newSessionRestoreOnStartCommand(f),
-		},
-	}
+	return group("session", "save and restore tmux sessions, each agent resumed in its own pane",
+		verb("save", "[--name <name>] [--force] [--json]", "save every session, window and pane, with each pane's agent and resume command",
+			f.sessionSave, sessionNameFlag(session.DefaultName, "save under `<name>`"), forceFlag(), sessionJSONFlag()),
+		verb("restore", "[--name <name>] [--backup <n>] [--wait <duration>] [--json]", "recreate the saved sessions that are missing and resume each pane's agent",
+			f.sessionRestore, sessionRestoreFlags()...),
+		verb("list", "[--json]", "list the saves (JSON when stdout is not a terminal)",
+			f.sessionList, sessionJSONFlag()),
+		verb("delete", "<name> [--json]", "delete a save and its earlier copies",
+			oneArgOnly("session delete takes one save name: taw session delete <name>", f.sessionDelete), sessionJSONFlag()),
+		verb("import-resurrect", "[<file>] [--name <name>] [--force] [--json]", "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
+			f.sessionImport, sessionNameFlag(resurrectDefaultName, "save under `<name>`"), forceFlag(), sessionJSONFlag()),
+		hidden(verb("autosave", "", "ask for an automatic save (tmux hooks run this when @agent-wizard-autosave is on)", f.sessionAutosave)),
+		hidden(verb("paint", "<file>", "show a restored pane's saved contents, then start its shell (a restore starts panes with this)",
+			oneArg("session paint takes one file: taw session paint <file>", f.sessionPaint))),
+		hidden(verb("restore-on-start", "", "restore the save named default into a server that just started (the plugin runs this when @agent-wizard-restore-on-start is on)",
+			f.sessionRestoreOnStart)),
+	)
 }
 
-func sessionJSONFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagSessionJSON, Usage: "print one line of JSON"}
-}
+func sessionJSONFlag() cli.Flag { return jsonFlagSaying("print one line of JSON") }
 
-func sessionNameFlag(usage string) cli.Flag {
-	return &cli.StringFlag{Name: flagSessionName, Value: session.DefaultName, Usage: usage}
+func sessionNameFlag(value, usage string) cli.Flag {
+	return &cli.StringFlag{Name: flagSessionName, Value: value, Usage: usage}
 }
 
 func sessionStore(f *Factory) *session.Store {

@@ -10,18 +10,11 @@ import (
 
 // taw session autosave: tmux hooks run it.
 
-func newSessionAutosaveCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:   "autosave",
-		Usage:  "ask for an automatic save (tmux hooks run this when @agent-wizard-autosave is on)",
-		Hidden: true,
-		Action: func(c *cli.Context) error {
-			a := &session.Autosaver{
-				Client: f.Tmux(), LockDir: f.LockDir(), Store: sessionStore(f), Now: f.Now, Sleep: time.Sleep,
-			}
-			return a.Request(c.Context)
-		},
+func (f *Factory) sessionAutosave(c *cli.Context) error {
+	a := &session.Autosaver{
+		Client: f.Tmux(), LockDir: f.LockDir(), Store: sessionStore(f), Now: f.Now, Sleep: time.Sleep,
 	}
+	return a.Request(c.Context)
 }
 
 // autosaveEvents are the tmux events after which the layout of sessions may have changed.

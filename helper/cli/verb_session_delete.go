@@ -12,27 +12,12 @@ type sessionDeleteOptions struct {
 	JSON bool
 }
 
-func newSessionDeleteCommand(f *Factory, runF func(*sessionDeleteOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "delete",
-		Usage:     "delete a save and its earlier copies",
-		ArgsUsage: "<name> [--json]",
-		Flags:     []cli.Flag{sessionJSONFlag()},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) != 1 || len(after) > 0 {
-				return UsageErrorf("session delete takes one save name: taw session delete <name>")
-			}
-			opts := &sessionDeleteOptions{Name: positional[0], JSON: c.Bool(flagSessionJSON)}
-			if err := session.CheckName(opts.Name); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionDeleteRun(f, opts)
-		},
+func (f *Factory) sessionDelete(c *cli.Context, name string) error {
+	if err := session.CheckName(name); err != nil {
+		return err
 	}
+	opts := &sessionDeleteOptions{Name: name, JSON: c.Bool(flagJSON)}
+	return f.runOr(opts, func() error { return sessionDeleteRun(f, opts) })
 }
 
 func sessionDeleteRun(f *Factory, opts *sessionDeleteOptions) error {

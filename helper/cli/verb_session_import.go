@@ -19,34 +19,19 @@ type sessionImportOptions struct {
 	JSON  bool
 }
 
-func newSessionImportCommand(f *Factory, runF func(*sessionImportOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "import-resurrect",
-		Usage:     "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
-		ArgsUsage: "[<file>] [--name <name>] [--force] [--json]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagSessionName, Value: resurrectDefaultName, Usage: "save under `<name>`"},
-			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
-			sessionJSONFlag(),
-		},
-		Action: func(c *cli.Context) error {
-			positional, after, _ := splitArgs(c)
-			if len(positional) > 1 || len(after) > 0 {
-				return UsageErrorf("session import-resurrect takes at most one file: taw session import-resurrect [<file>]")
-			}
-			opts := &sessionImportOptions{Name: c.String(flagSessionName), Force: c.Bool(flagSessionForce), JSON: c.Bool(flagSessionJSON)}
-			if len(positional) == 1 {
-				opts.File = positional[0]
-			}
-			if err := session.CheckName(opts.Name); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionImportRun(f, opts)
-		},
+func (f *Factory) sessionImport(c *cli.Context) error {
+	positional, after, _ := splitArgs(c)
+	if len(positional) > 1 || len(after) > 0 {
+		return UsageErrorf("session import-resurrect takes at most one file: taw session import-resurrect [<file>]")
 	}
+	opts := &sessionImportOptions{Name: c.String(flagSessionName), Force: c.Bool(flagForce), JSON: c.Bool(flagJSON)}
+	if len(positional) == 1 {
+		opts.File = positional[0]
+	}
+	if err := session.CheckName(opts.Name); err != nil {
+		return err
+	}
+	return f.runOr(opts, func() error { return sessionImportRun(f, opts) })
 }
 
 func sessionImportRun(f *Factory, opts *sessionImportOptions) error {

@@ -10,23 +10,11 @@ import (
 
 type sessionListOptions struct{ JSON bool }
 
-func newSessionListCommand(f *Factory, runF func(*sessionListOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "list",
-		Usage:     "list the saves (JSON when stdout is not a terminal)",
-		ArgsUsage: "[--json]",
-		Flags:     []cli.Flag{sessionJSONFlag()},
-		Action: func(c *cli.Context) error {
-			if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
-				return err
-			}
-			opts := &sessionListOptions{JSON: wantJSON(f, c)}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionListRun(f, opts)
-		},
+func (f *Factory) sessionList(c *cli.Context) error {
+	if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
+		return err
 	}
+	return sessionListRun(f, &sessionListOptions{JSON: wantJSON(f, c)})
 }
 
 func sessionListRun(f *Factory, opts *sessionListOptions) error {

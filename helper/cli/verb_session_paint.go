@@ -14,20 +14,8 @@ import (
 // cleaned of every escape sequence but colours, then becomes the pane's shell as tmux would have
 // started it. It runs nothing of the contents, and whatever goes wrong the pane still gets its
 // shell.
-func newSessionPaintCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:      "paint",
-		Usage:     "show a restored pane's saved contents, then start its shell (a restore starts panes with this)",
-		ArgsUsage: "<file>",
-		Hidden:    true,
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) != 1 {
-				return UsageErrorf("session paint takes one file: taw session paint <file>")
-			}
-			return sessionPaintRun(f, positional[0])
-		},
-	}
+func (f *Factory) sessionPaint(c *cli.Context, file string) error {
+	return sessionPaintRun(f, file)
 }
 
 func sessionPaintRun(f *Factory, file string) error {

@@ -30,37 +30,30 @@ type sessionRestoreOptions struct {
 	JSON   bool
 }
 
-func newSessionRestoreCommand(f *Factory, runF func(*sessionRestoreOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "restore",
-		Usage:     "recreate the saved sessions that are missing and resume each pane's agent",
-		ArgsUsage: "[--name <name>] [--backup <n>] [--wait <duration>] [--json]",
-		Flags: []cli.Flag{
-			sessionNameFlag("restore the save `<name>`"),
-			&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `<n>` of the save (1 is the newest)"},
-			&cli.DurationFlag{Name: flagSessionWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
-			sessionJSONFlag(),
-		},
-		Action: func(c *cli.Context) error {
-			if err := sessionNoArgs(c, "taw session restore [--name <name>] [--backup <n>] [--wait <duration>] [--json]"); err != nil {
-				return err
-			}
-			opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagSessionWait), JSON: c.Bool(flagSessionJSON)}
-			if opts.Wait <= 0 || opts.Wait > maxRestorePromptWait {
-				return Errorf(CodeInvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)
-			}
-			if err := session.CheckName(opts.Name); err != nil {
-				return err
-			}
-			if opts.Backup < 0 || opts.Backup > session.MaxBackups {
-				return Errorf(CodeInvalidArgument, "invalid --backup %d: give 1 for the newest earlier copy, up to %d", opts.Backup, session.MaxBackups)
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionRestoreRun(c.Context, f, opts)
-		},
+func sessionRestoreFlags() []cli.Flag {
+	return []cli.Flag{
+		sessionNameFlag(session.DefaultName, "restore the save `<name>`"),
+		&cli.IntFlag{Name: flagSessionBackup, Usage: "restore earlier copy `<n>` of the save (1 is the newest)"},
+		&cli.DurationFlag{Name: flagWait, Value: restorePromptWait, Usage: "how long each pane's shell may take to show its prompt before its command is given up (a `<duration>` such as 30s)"},
+		sessionJSONFlag(),
 	}
+}
+
+func (f *Factory) sessionRestore(c *cli.Context) error {
+	if err := sessionNoArgs(c, "taw session restore [--name <name>] [--backup <n>] [--wait <duration>] [--json]"); err != nil {
+		return err
+	}
+	opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagWait), JSON: c.Bool(flagJSON)}
+	if opts.Wait <= 0 || opts.Wait > maxRestorePromptWait {
+		return Errorf(CodeInvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)
+	}
+	if err := session.CheckName(opts.Name); err != nil {
+		return err
+	}
+	if opts.Backup < 0 || opts.Backup > session.MaxBackups {
+		return Errorf(CodeInvalidArgument, "invalid --backup %d: give 1 for the newest earlier copy, up to %d", opts.Backup, session.MaxBackups)
+	}
+	return f.runOr(opts, func() error { return sessionRestoreRun(c.Context, f, opts) })
 }
 
 type sessionRestoreReply struct {

@@ -43,18 +43,11 @@ var sessionRestoreOnStartStep = loadStep{
 	},
 }
 
-func newSessionRestoreOnStartCommand(f *Factory) *cli.Command {
-	return &cli.Command{
-		Name:   "restore-on-start",
-		Usage:  "restore the save named default into a server that just started (the plugin runs this when @agent-wizard-restore-on-start is on)",
-		Hidden: true,
-		Action: func(c *cli.Context) error {
-			if err := sessionNoArgs(c, "taw session restore-on-start"); err != nil {
-				return err
-			}
-			return sessionRestoreOnStartRun(c.Context, f)
-		},
+func (f *Factory) sessionRestoreOnStart(c *cli.Context) error {
+	if err := sessionNoArgs(c, "taw session restore-on-start"); err != nil {
+		return err
 	}
+	return sessionRestoreOnStartRun(c.Context, f)
 }
 
 func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {

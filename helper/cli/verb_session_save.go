@@ -16,30 +16,15 @@ type sessionSaveOptions struct {
 	JSON  bool
 }
 
-func newSessionSaveCommand(f *Factory, runF func(*sessionSaveOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "save",
-		Usage:     "save every session, window and pane, with each pane's agent and resume command",
-		ArgsUsage: "[--name <name>] [--force] [--json]",
-		Flags: []cli.Flag{
-			sessionNameFlag("save under `<name>`"),
-			&cli.BoolFlag{Name: flagSessionForce, Usage: "replace a save that holds panes even with one that holds none"},
-			sessionJSONFlag(),
-		},
-		Action: func(c *cli.Context) error {
-			if err := sessionNoArgs(c, "taw session save [--name <name>] [--force] [--json]"); err != nil {
-				return err
-			}
-			opts := &sessionSaveOptions{Name: c.String(flagSessionName), Force: c.Bool(flagSessionForce), JSON: c.Bool(flagSessionJSON)}
-			if err := session.CheckName(opts.Name); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sessionSaveRun(c.Context, f, opts)
-		},
+func (f *Factory) sessionSave(c *cli.Context) error {
+	if err := sessionNoArgs(c, "taw session save [--name <name>] [--force] [--json]"); err != nil {
+		return err
 	}
+	opts := &sessionSaveOptions{Name: c.String(flagSessionName), Force: c.Bool(flagForce), JSON: c.Bool(flagJSON)}
+	if err := session.CheckName(opts.Name); err != nil {
+		return err
+	}
+	return f.runOr(opts, func() error { return sessionSaveRun(c.Context, f, opts) })
 }
 
 type sessionSaveReply struct {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// parsedSession is what one command line parsed to, through the runF seams.
+// parsedSession is what one command line parsed to, in place of running it.
 type parsedSession struct {
 	save    *sessionSaveOptions
 	restore *sessionRestoreOptions
@@ -23,17 +23,8 @@ func sessionTestApp(t *testing.T, args string) (parsedSession, error) {
 	var restore *sessionRestoreOptions
 	var del *sessionDeleteOptions
 	var imp *sessionImportOptions
+	f.parsed = parsedInto(&save, &restore, &del, &imp)
 	app := NewApp(f)
-	for _, c := range app.Commands {
-		if c.Name != "session" {
-			continue
-		}
-		c.Subcommands[0] = newSessionSaveCommand(f, func(o *sessionSaveOptions) error { save = o; return nil })
-		c.Subcommands[1] = newSessionRestoreCommand(f, func(o *sessionRestoreOptions) error { restore = o; return nil })
-		c.Subcommands[3] = newSessionDeleteCommand(f, func(o *sessionDeleteOptions) error { del = o; return nil })
-		c.Subcommands[4] = newSessionImportCommand(f, func(o *sessionImportOptions) error { imp = o; return nil })
-		setUsageErrors(c.Subcommands)
-	}
 	err := app.Run(intersperse(app, strings.Fields(args)))
 	return parsedSession{save, restore, del, imp}, err
 }

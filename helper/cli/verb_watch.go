@@ -33,10 +33,9 @@ import (
 // --serve, in the background); taw watch in a terminal runs one in the foreground and prints
 // every transition, and --once makes one look and prints the panes that have an agent.
 const (
-	flagOnce      = "once"
-	flagInterval  = "interval"
-	flagServe     = "serve"
-	flagWatchJSON = "json"
+	flagOnce     = "once"
+	flagInterval = "interval"
+	flagServe    = "serve"
 )
 
 type watchOptions struct {
@@ -46,39 +45,32 @@ type watchOptions struct {
 	JSON     bool
 }
 
-func newWatchCommand(f *Factory, runF func(*watchOptions) error) *cli.Command {
-	return &cli.Command{
-		Name:      "watch",
-		Usage:     "run the pane watcher in the foreground (the plugin runs one per server in the background)",
-		ArgsUsage: "[--once] [--interval <duration>] [--json]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
-			&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
-			&cli.BoolFlag{Name: flagWatchJSON, Usage: "print JSON lines"},
-			&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
-		},
-		Action: func(c *cli.Context) error {
-			positional, _, _ := splitArgs(c)
-			if len(positional) > 0 {
-				return UsageErrorf("watch takes no arguments, got %q: taw watch [--once] [--interval <duration>]", positional[0])
-			}
-			opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagWatchJSON)}
-			if c.IsSet(flagInterval) {
-				d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
-				if err != nil || d < 100*time.Millisecond || d > time.Minute {
-					return InvalidValuef("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
-				}
-				opts.Interval = d
-			}
-			if opts.Once && opts.Serve {
-				return UsageErrorf("--once and --serve do not go together")
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return watchRun(c.Context, f, opts)
-		},
+func watchFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: flagOnce, Usage: "make one look, print the panes that have an agent, and exit"},
+		&cli.StringFlag{Name: flagInterval, Usage: "look every `<duration>` (100ms to 1m; default: @agent-wizard-watch-interval, 1s)"},
+		jsonFlagSaying("print JSON lines"),
+		&cli.BoolFlag{Name: flagServe, Hidden: true, Usage: "run as the server's background watcher (the plugin starts it)"},
 	}
+}
+
+func (f *Factory) watch(c *cli.Context) error {
+	positional, _, _ := splitArgs(c)
+	if len(positional) > 0 {
+		return UsageErrorf("watch takes no arguments, got %q: taw watch [--once] [--interval <duration>]", positional[0])
+	}
+	opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagJSON)}
+	if c.IsSet(flagInterval) {
+		d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))
+		if err != nil || d < 100*time.Millisecond || d > time.Minute {
+			return InvalidValuef("invalid --interval %q: give a duration from 100ms to 1m, such as 1s or 500ms", c.String(flagInterval))
+		}
+		opts.Interval = d
+	}
+	if opts.Once && opts.Serve {
+		return UsageErrorf("--once and --serve do not go together")
+	}
+	return watchRun(c.Context, f, opts)
 }
 
 // watcherObservers are the features that act on the server watcher's looks, in the order they

@@ -13,7 +13,6 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
-	"github.com/urfave/cli/v2"
 )
 
 // paneView is the JSON shape of one pane, shared by every read verb. Field names are stable and
@@ -126,14 +125,6 @@ func nullable(s string) *string {
 
 // The read verbs print a table for people on a terminal and JSON for scripts: JSON when stdout is
 // not a terminal, or with --json.
-const flagJSON = "json"
-
-func jsonFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagJSON, Usage: "print JSON (the default when stdout is not a terminal)"}
-}
-
-func wantJSON(f *Factory, c *cli.Context) bool { return c.Bool(flagJSON) || !f.IO.StdoutTTY }
-
 // paneColumns are the columns of a list table, in order.
 type paneColumn struct {
 	head string
