@@ -44,3 +44,19 @@ func QuoteString(s string) string {
 // Arguments tmux runs through formats include display-message's message, run-shell's command,
 // new-window -c, pipe-pane's command and the names of windows and sessions.
 func Literal(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// Operand writes s so a format expands it to itself where it is an operand of a comparison, as
+// in #{==:#{@x},<s>}: every # is doubled, and the , and } that would end the operand or the
+// format are written #, and #}.
+func Operand(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#', ',', '}':
+			b.WriteByte('#')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -52,3 +52,18 @@ func TestLiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestOperand(t *testing.T) {
+	for given, want := range map[string]string{
+		"idle":       "idle",
+		"a,b":        "a#,b", // a bare comma would end the operand
+		"a}b":        "a#}b", // a bare brace would end the format
+		"#{pane_id}": "##{pane_id#}",
+		"x:y{z":      "x:y{z", // only the first colon splits the comparison from its operands
+		"":           "",
+	} {
+		if got := Operand(given); got != want {
+			t.Errorf("Operand(%q) = %q, want %q", given, got, want)
+		}
+	}
+}
