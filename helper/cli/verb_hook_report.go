@@ -97,14 +97,29 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		return
 	}
 	rep.Seq = &seq
-	p, err := panestate.Read(ctx, f.Tmux(), pane)
-	rec := p.Record()
+	// trusted: the hook runs in the pane it names, or that pane holds the session the report is
+	// about (the first step of report.Route, without listing the panes).
+	trusted := func(p panestate.Pane) bool {
+		rec := p.Record()
+		return opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID) ||
+			(act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID)
+	}
+	var err error
+	p, remembered := panestate.Remembered(dir, pane)
+	if remembered && trusted(p) {
+		// The usual case, in one tmux call while the pane is as the last report left it.
+		var held bool
+		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		if held || (err != nil && !tmux.IsPaneNotFound(err)) {
+			unlock()
+			return
+		}
+	} else {
+		p, err = panestate.ReadForWrite(ctx, f.Tmux(), pane)
+	}
 	switch {
-	case err == nil && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID) ||
-		(act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID)):
-		// The usual case: the hook runs in the pane it names, or that pane holds the session the
-		// report is about (the first step of report.Route, without listing the panes).
-		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+	case err == nil && trusted(p):
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 		unlock()
 		return
 	case err != nil && !tmux.IsPaneNotFound(err):
@@ -113,7 +128,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	target, ok := hookRoute(ctx, f, opts, act, pane)
 	if ok && target == pane && err == nil {
-		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 	}
 	unlock()
 	if !ok || target == pane {
@@ -125,8 +140,8 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	rep.Seq = &seq
 	defer unlock()
-	if p, err = panestate.Read(ctx, f.Tmux(), target); err == nil {
-		_, _ = commitReport(ctx, f, p, keepResumeFlags(p, rep, act.KeepFlags))
+	if p, err = panestate.ReadForWrite(ctx, f.Tmux(), target); err == nil {
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 	}
 }
 
@@ -409,17 +424,4 @@ func ownedPrivately(fi os.FileInfo, dir bool) bool {
 		return false
 	}
 	return dir == fi.IsDir() && (dir || fi.Mode().IsRegular())
-}
-
-// commitReport applies rep to the pane as just read, under its lock (hookLock): the write half
-// of panestate.ApplyReport, whose read the hook has made already to find the pane's process.
-func commitReport(ctx context.Context, f *Factory, p panestate.Pane, rep report.Report) (report.Outcome, error) {
-	rec, out := report.Apply(p.Record(), rep)
-	if out.InOrder {
-		now := f.NowMillis()
-		if _, err := panestate.Commit(ctx, f.Tmux(), p, rec, now, map[string]string{panestate.OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
-			return out, fmt.Errorf("write pane %s: %w", p.ID, err)
-		}
-	}
-	return out, nil
 }

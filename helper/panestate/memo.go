@@ -149,11 +149,11 @@ func guardedCall(was Pane, cmds []tmux.Cmd) (tmux.Cmd, bool) {
 	for _, cmd := range cmds {
 		words := make([]string, len(cmd))
 		for i, w := range cmd {
-			words[i] = tmuxfmt.QuoteString(w)
+			words[i] = tmuxfmt.Word(w)
 		}
 		then = append(then, strings.Join(words, " "))
 	}
 	call := tmux.Cmd{"if-shell", "-F", "-t", was.ID, guard, strings.Join(then, " ; "),
-		"display-message -p -t " + tmuxfmt.QuoteString(was.ID) + " -F " + tmuxfmt.QuoteString(now)}
+		"display-message -p -t " + tmuxfmt.Word(was.ID) + " -F " + tmuxfmt.QuoteString(now)}
 	return call, tmux.ArgvBytes(append([]string{"tmux"}, call...)) <= tmux.MaxCommandBytes-64
 }

@@ -36,6 +36,23 @@ func TestQuoteString(t *testing.T) {
 	}
 }
 
+func TestWord(t *testing.T) {
+	for given, want := range map[string]string{
+		"set-option": "set-option",
+		"%12":        "%12",
+		"@agent_seq": "@agent_seq",
+		"a b":        `"a b"`,
+		"":           `""`,
+		"#{x}":       `"\#{x}"`,
+		"done;":      `"done;"`, // a final ; in quotes is no separator
+		`[[1,"s"]]`:  `"[[1,\"s\"]]"`,
+	} {
+		if got := Word(given); got != want {
+			t.Errorf("Word(%q) = %q, want %q", given, got, want)
+		}
+	}
+}
+
 func TestLiteral(t *testing.T) {
 	tests := []struct{ given, want string }{
 		{"plain", "plain"},
