@@ -341,6 +341,10 @@ func markLock(file *os.File, take bool) bool {
 // their scripts rather than by their clocks.
 const orderWindow = 200 * uint64(time.Millisecond)
 
+// maxPidGap is how far apart the pids of two scripts in orderWindow can be, unless the pid
+// counter wrapped between them.
+const maxPidGap = 1 << 14
+
 // waiting is the newest report of a pane recorded in its lock file.
 type waiting struct {
 	seq   uint64
@@ -358,12 +362,14 @@ func (w waiting) newerThan(o waiting) bool {
 	if o.seq > w.seq {
 		gap = o.seq - w.seq
 	}
-	// Pids are near each other unless the pid counter wrapped between the two.
+	// Pids are near each other unless the pid counter wrapped between the two: far fewer than
+	// maxPidGap processes start within orderWindow, and Linux's smallest pid counter (32768)
+	// wraps to a gap of more.
 	pidGap := w.order - o.order
 	if pidGap < 0 {
 		pidGap = -pidGap
 	}
-	if w.order > 0 && o.order > 0 && w.order != o.order && gap < orderWindow && pidGap < 1<<20 {
+	if w.order > 0 && o.order > 0 && w.order != o.order && gap < orderWindow && pidGap < maxPidGap {
 		return w.order > o.order
 	}
 	return w.seq > o.seq

@@ -53,6 +53,7 @@ func TestWaitingNewerThan(t *testing.T) {
 		{waiting{base + 10*ms, 100}, waiting{base, 101}, false},    // ... either way round
 		{waiting{base + 10_000*ms, 100}, waiting{base, 101}, true}, // far apart: the clock
 		{waiting{base, 5}, waiting{base + ms, 4_000_000}, false},   // a wrapped pid counter: the clock
+		{waiting{base + ms, 300}, waiting{base, 32_700}, true},     // ... the smallest one too
 		{waiting{base, 100}, waiting{base, 100}, false},            // itself
 	}
 	for _, tt := range tests {
