@@ -31,6 +31,10 @@ const (
 
 	hookReportLimit = 5 * time.Second
 	hookReadLimit   = 2 * time.Second
+
+	// maxPayloadPipe is what the pipe of a payload is widened to: Linux's limit for a user
+	// (/proc/sys/fs/pipe-max-size).
+	maxPayloadPipe = 1 << 20
 )
 
 type hookReportOptions struct {
@@ -402,11 +406,13 @@ func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained 
 	got := make(chan result, 1)
 	go func() {
 		defer close(done)
+		widenPipe(r)
 		buf := make([]byte, limit)
 		n, _ := io.ReadFull(r, buf)
 		got <- result{buf[:n]}
 		if n == limit {
-			_, _ = io.Copy(io.Discard, r)
+			// In reads of the whole buffer: io.Discard's own reads are of 8 KiB.
+			_, _ = io.CopyBuffer(struct{ io.Writer }{io.Discard}, r, make([]byte, maxPayloadPipe/4))
 		}
 	}()
 	select {
