@@ -3,6 +3,7 @@ package prompt
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // dialog is how one agent draws its dialogs and which keys they take. Every agent's dialog
@@ -38,12 +39,15 @@ func dialogFor(agentID string) dialog {
 	return d
 }
 
-var claudeHeadingRE = regexp.MustCompile(`^(\w+) (command|file)$`)
+// columnGap is the run of spaces between the columns of a row.
+var columnGap = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s{2,}`) })
+
+var claudeHeadingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\w+) (command|file)$`) })
 
 // claudeCommand reads Claude Code's "Bash command" heading and the command under it.
 func claudeCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		m := claudeHeadingRE.FindStringSubmatch(ctx[i])
+		m := claudeHeadingRE().FindStringSubmatch(ctx[i])
 		if m == nil {
 			continue
 		}
@@ -56,24 +60,24 @@ func claudeCommand(ctx []string) (string, string) {
 	return boxedCommand(ctx)
 }
 
-var dollarRE = regexp.MustCompile(`^\$ (\S.*)$`)
+var dollarRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$ (\S.*)$`) })
 
 // dollarCommand reads a "$ command" line, the way Codex and OpenCode show a shell command.
 func dollarCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		if m := dollarRE.FindStringSubmatch(ctx[i]); m != nil {
+		if m := dollarRE().FindStringSubmatch(ctx[i]); m != nil {
 			return "shell", m[1]
 		}
 	}
 	return boxedCommand(ctx)
 }
 
-var geminiToolRE = regexp.MustCompile(`^\? (\S+)\s+(\S.*)$`)
+var geminiToolRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\? (\S+)\s+(\S.*)$`) })
 
 // geminiCommand reads Gemini CLI's "? Shell  command" header line.
 func geminiCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
-		if m := geminiToolRE.FindStringSubmatch(ctx[i]); m != nil {
+		if m := geminiToolRE().FindStringSubmatch(ctx[i]); m != nil {
 			_, boxed := boxedCommand(ctx[i:])
 			if boxed == "" {
 				boxed = m[2]
@@ -137,10 +141,10 @@ func opencodePermission(lines []string) *Prompt {
 			case strings.HasPrefix(l, "# "):
 				p.Question = "Permission required: " + strings.TrimPrefix(l, "# ")
 				p.Tool = strings.Fields(strings.TrimPrefix(l, "# "))[0]
-			case dollarRE.MatchString(l):
-				p.Command = dollarRE.FindStringSubmatch(l)[1]
+			case dollarRE().MatchString(l):
+				p.Command = dollarRE().FindStringSubmatch(l)[1]
 			case strings.HasPrefix(l, "Allow once"):
-				for n, f := range regexp.MustCompile(`\s{2,}`).Split(l, -1) {
+				for n, f := range columnGap().Split(l, -1) {
 					if strings.Contains(f, "ctrl+") || strings.Contains(f, "enter") || strings.Contains(f, "⇆") {
 						break
 					}

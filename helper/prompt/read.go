@@ -3,6 +3,7 @@ package prompt
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -65,16 +66,16 @@ func stripBorders(l string) string {
 }
 
 // optionRE is a numbered choice: an optional cursor, "N." and the label.
-var optionRE = regexp.MustCompile(`^([❯›>▶●→]\s*)?(\d{1,2})\.\s+(\S.*)$`)
+var optionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([❯›>▶●→]\s*)?(\d{1,2})\.\s+(\S.*)$`) })
 
 // questionRE is a line that asks: it ends in "?", maybe followed by a question's number.
-var questionRE = regexp.MustCompile(`\?(\s+\d+)?$`)
+var questionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\?(\s+\d+)?$`) })
 
 // labelRE is "Word: …", a field of a dialog (Reason:, Environment:), never its question.
-var labelRE = regexp.MustCompile(`^[A-Z][a-z]+: `)
+var labelRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][a-z]+: `) })
 
 // keyHintRE is a key named in brackets at the end of a label: "Yes, proceed (y)".
-var keyHintRE = regexp.MustCompile(`\s+\((y|n|p|a|esc|tab)\)$`)
+var keyHintRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+\((y|n|p|a|esc|tab)\)$`) })
 
 type numbered struct {
 	at       int // line index of the option
@@ -88,7 +89,7 @@ type numbered struct {
 func readNumbered(lines []string, d dialog) *Prompt {
 	var run []numbered
 	for i := len(lines) - 1; i >= 0; i-- {
-		m := optionRE.FindStringSubmatch(lines[i])
+		m := optionRE().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
@@ -125,7 +126,7 @@ func readNumbered(lines []string, d dialog) *Prompt {
 	for _, o := range run {
 		label := cleanLabel(o.label)
 		opt := Option{Number: o.n, Label: label}
-		if k := keyHintRE.FindStringSubmatch(label); k != nil {
+		if k := keyHintRE().FindStringSubmatch(label); k != nil {
 			opt.Label = strings.TrimSpace(strings.TrimSuffix(label, k[0]))
 			opt.Key = tmuxKey(k[1])
 		}
@@ -191,11 +192,11 @@ func isTextChoice(label string) bool {
 func questionAbove(lines []string, at int) string {
 	for i := at - 1; i >= 0 && i >= at-12; i-- {
 		l := lines[i]
-		if l == "" || labelRE.MatchString(l) || optionRE.MatchString(l) {
+		if l == "" || labelRE().MatchString(l) || optionRE().MatchString(l) {
 			continue
 		}
-		if questionRE.MatchString(l) {
-			return strings.TrimSpace(questionRE.ReplaceAllString(l, "?"))
+		if questionRE().MatchString(l) {
+			return strings.TrimSpace(questionRE().ReplaceAllString(l, "?"))
 		}
 	}
 	return ""
