@@ -3,6 +3,7 @@ package panestate
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -63,9 +64,11 @@ func Remembered(dir, paneID string) (p Pane, ok bool) {
 		return Pane{}, false
 	}
 	defer f.Close()
-	buf := make([]byte, maxMemoBytes)
-	n, _ := f.ReadAt(buf, memoOffset)
-	row, found := strings.CutPrefix(string(buf[:n]), memoMagic)
+	b, err := io.ReadAll(io.NewSectionReader(f, memoOffset, maxMemoBytes))
+	if err != nil {
+		return Pane{}, false
+	}
+	row, found := strings.CutPrefix(string(b), memoMagic)
 	if !found {
 		return Pane{}, false
 	}
