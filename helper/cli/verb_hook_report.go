@@ -102,11 +102,12 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	rep.Seq = &seq
 	// trusted: the hook runs in the pane it names, or that pane holds the session the report is
-	// about (the first step of report.Route, without listing the panes).
+	// about (the first step of report.Route, without listing the panes). The session is asked
+	// first: it reads nothing, where the process table is read a process at a time.
 	trusted := func(p panestate.Pane) bool {
 		rec := p.Record()
-		return opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID) ||
-			(act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID)
+		return opts.Parent <= 1 || (act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID) ||
+			procinfo.DescendsFrom(opts.Parent, p.PID)
 	}
 	var err error
 	p, remembered := panestate.Remembered(dir, pane)
