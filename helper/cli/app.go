@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,7 +16,7 @@ var Version = "dev"
 // Main runs taw with the factory's arguments and returns its exit code.
 func Main(f *Factory) int {
 	app := NewApp(f)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	err := app.RunContext(ctx, intersperse(app, f.Args))
 	if err == nil {
