@@ -36,8 +36,18 @@ func TestQuoteString(t *testing.T) {
 	}
 }
 
+// checkEscapes checks f against a table of what it is given and what it must write.
+func checkEscapes(t *testing.T, name string, f func(string) string, table map[string]string) {
+	t.Helper()
+	for given, want := range table {
+		if got := f(given); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, given, got, want)
+		}
+	}
+}
+
 func TestWord(t *testing.T) {
-	for given, want := range map[string]string{
+	checkEscapes(t, "Word", Word, map[string]string{
 		"set-option": "set-option",
 		"%12":        "%12",
 		"@agent_seq": "@agent_seq",
@@ -46,11 +56,7 @@ func TestWord(t *testing.T) {
 		"#{x}":       `"\#{x}"`,
 		"done;":      `"done;"`, // a final ; in quotes is no separator
 		`[[1,"s"]]`:  `"[[1,\"s\"]]"`,
-	} {
-		if got := Word(given); got != want {
-			t.Errorf("Word(%q) = %q, want %q", given, got, want)
-		}
-	}
+	})
 }
 
 func TestLiteral(t *testing.T) {
@@ -71,16 +77,12 @@ func TestLiteral(t *testing.T) {
 }
 
 func TestOperand(t *testing.T) {
-	for given, want := range map[string]string{
+	checkEscapes(t, "Operand", Operand, map[string]string{
 		"idle":       "idle",
 		"a,b":        "a#,b", // a bare comma would end the operand
 		"a}b":        "a#}b", // a bare brace would end the format
 		"#{pane_id}": "##{pane_id#}",
 		"x:y{z":      "x:y{z", // only the first colon splits the comparison from its operands
 		"":           "",
-	} {
-		if got := Operand(given); got != want {
-			t.Errorf("Operand(%q) = %q, want %q", given, got, want)
-		}
-	}
+	})
 }
