@@ -15,9 +15,12 @@ var Version = "dev"
 
 // Main runs taw with the factory's arguments and returns its exit code.
 func Main(f *Factory) int {
-	app := NewApp(f)
 	ctx, stop := interruptible()
 	defer stop()
+	if hookReportFast(ctx, f) {
+		return ExitOK
+	}
+	app := NewApp(f)
 	err := app.RunContext(ctx, intersperse(app, f.Args))
 	if err == nil {
 		return ExitOK

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
 )
@@ -94,5 +95,27 @@ func TestHookLockRefusesPlantedFiles(t *testing.T) {
 	}
 	if _, _, ok := hookLock(ctx, open, "%1", 1, 0); ok {
 		t.Error("took a lock in a folder writable by others")
+	}
+}
+
+func TestHookReportFastTakesOnlyTheScriptsCall(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, Now: time.Now, IO: IO{In: strings.NewReader("{}")}}
+	for _, args := range [][]string{
+		{"taw", "version"},
+		{"taw", "hook", "report", "--parent=1", "--order", "2", "claude", "Stop"},
+		{"taw", "hook", "report", "--parent", "1", "--order", "x", "claude", "Stop"},
+		{"taw", "hook", "report", "--order", "2", "--parent", "1", "claude", "Stop"},
+		{"taw", "hook", "report", "--parent", "1", "--order", "2", "--help", "Stop"},
+		{"taw", "-L", "s", "hook", "report", "--parent", "1", "--order", "2", "claude"},
+	} {
+		f.Args = args
+		if hookReportFast(context.Background(), f) {
+			t.Errorf("%q went the fast way", args)
+		}
+	}
+	// The script's own call, outside tmux: taken, and it reports nothing.
+	f.Args = []string{"taw", "hook", "report", "--parent", "1", "--order", "2", "claude", "Stop"}
+	if !hookReportFast(context.Background(), f) {
+		t.Error("the hook script's call went the usual way")
 	}
 }
