@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/report"
@@ -18,9 +16,12 @@ var Version = "dev"
 
 // Main runs taw with the factory's arguments and returns its exit code.
 func Main(f *Factory) int {
-	app := NewApp(f)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
+	if hookReportFast(ctx, f) {
+		return ExitOK
+	}
+	app := NewApp(f)
 	err := app.RunContext(ctx, intersperse(app, f.Args))
 	if err == nil {
 		return ExitOK

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
 )
@@ -53,6 +54,7 @@ func TestWaitingNewerThan(t *testing.T) {
 		{waiting{base + 10*ms, 100}, waiting{base, 101}, false},    // ... either way round
 		{waiting{base + 10_000*ms, 100}, waiting{base, 101}, true}, // far apart: the clock
 		{waiting{base, 5}, waiting{base + ms, 4_000_000}, false},   // a wrapped pid counter: the clock
+		{waiting{base + ms, 300}, waiting{base, 32_700}, true},     // ... the smallest one too
 		{waiting{base, 100}, waiting{base, 100}, false},            // itself
 	}
 	for _, tt := range tests {
@@ -93,5 +95,27 @@ func TestHookLockRefusesPlantedFiles(t *testing.T) {
 	}
 	if _, _, ok := hookLock(ctx, open, "%1", 1, 0); ok {
 		t.Error("took a lock in a folder writable by others")
+	}
+}
+
+func TestHookReportFastTakesOnlyTheScriptsCall(t *testing.T) {
+	f := &Factory{Getenv: func(string) string { return "" }, Now: time.Now, IO: IO{In: strings.NewReader("{}")}}
+	for _, args := range [][]string{
+		{"taw", "version"},
+		{"taw", "hook", "report", "--parent=1", "--order", "2", "claude", "Stop"},
+		{"taw", "hook", "report", "--parent", "1", "--order", "x", "claude", "Stop"},
+		{"taw", "hook", "report", "--order", "2", "--parent", "1", "claude", "Stop"},
+		{"taw", "hook", "report", "--parent", "1", "--order", "2", "--help", "Stop"},
+		{"taw", "-L", "s", "hook", "report", "--parent", "1", "--order", "2", "claude"},
+	} {
+		f.Args = args
+		if hookReportFast(context.Background(), f) {
+			t.Errorf("%q went the fast way", args)
+		}
+	}
+	// The script's own call, outside tmux: taken, and it reports nothing.
+	f.Args = []string{"taw", "hook", "report", "--parent", "1", "--order", "2", "claude", "Stop"}
+	if !hookReportFast(context.Background(), f) {
+		t.Error("the hook script's call went the usual way")
 	}
 }

@@ -11,23 +11,55 @@ import (
 
 // ApplyReport is the one way a report reaches a pane, whoever carried it (taw pane report-agent
 // or the herdr socket): under the pane's lock, read its record, apply the contract's rules
-// (report.Apply) and write what changed. nowMillis is read once the lock is held.
+// (report.Apply) and write what changed. nowMillis is read once the lock is held. With a memo of
+// the pane (Remembered) the read and the write are one tmux call.
 func ApplyReport(ctx context.Context, c *tmux.Client, lockDir, paneID string, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
 	unlock, err := Lock(lockDir, paneID)
 	if err != nil {
 		return report.Outcome{}, err
 	}
 	defer unlock()
-	p, err := Read(ctx, c, paneID)
-	if err != nil {
+	p, remembered := Remembered(lockDir, paneID)
+	if remembered {
+		out, fresh, held, err := ApplyRemembered(ctx, c, lockDir, p, rep, nowMillis)
+		if err != nil || held {
+			return out, err
+		}
+		p = fresh
+	} else if p, err = ReadForWrite(ctx, c, paneID); err != nil {
 		return report.Outcome{}, err
 	}
+	return ApplyRead(ctx, c, lockDir, p, rep, nowMillis)
+}
+
+// ApplyRemembered applies rep to p, the pane as its memo has it, in one tmux call, under the
+// pane's lock. held false: the pane had moved on, nothing was written, and fresh is the pane as
+// it is now, for ApplyRead.
+func ApplyRemembered(ctx context.Context, c *tmux.Client, lockDir string, p Pane, rep report.Report, nowMillis func() int64) (out report.Outcome, fresh Pane, held bool, err error) {
+	rec, out := report.Apply(p.Record(), rep)
+	var write *report.Record
+	if out.InOrder {
+		write = &rec
+	}
+	now := nowMillis()
+	got, held, err := CommitRemembered(ctx, c, p, write, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)})
+	if err == nil && held {
+		Remember(lockDir, got)
+	}
+	return out, got, held, err
+}
+
+// ApplyRead applies rep to p, the pane as just read under its lock, writes what changed and
+// keeps the memo of the pane as written.
+func ApplyRead(ctx context.Context, c *tmux.Client, lockDir string, p Pane, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
 	rec, out := report.Apply(p.Record(), rep)
 	if out.InOrder {
 		now := nowMillis()
-		if _, err := Commit(ctx, c, p, rec, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
-			return out, fmt.Errorf("write pane %s: %w", paneID, err)
+		var err error
+		if p, err = Commit(ctx, c, p, rec, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
+			return out, fmt.Errorf("write pane %s: %w", p.ID, err)
 		}
 	}
+	Remember(lockDir, p)
 	return out, nil
 }

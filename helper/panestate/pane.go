@@ -309,6 +309,18 @@ func Commit(ctx context.Context, c *tmux.Client, p Pane, rec report.Record, nowM
 	if p.partial {
 		return p, fmt.Errorf("write pane %s: it was read without all of its options", p.ID)
 	}
+	next, cmds := commitPlan(p, rec, nowMillis, extra)
+	if len(cmds) > 0 {
+		if _, err := c.Run(ctx, cmds...); err != nil {
+			return p, err
+		}
+	}
+	p.Options = next
+	return p, nil
+}
+
+// commitPlan is what Commit writes: the pane's next options and the tmux commands that set them.
+func commitPlan(p Pane, rec report.Record, nowMillis int64, extra map[string]string) (map[string]string, []tmux.Cmd) {
 	next := OptionsFromRecord(p.Options, rec, nowMillis)
 	for k, v := range extra {
 		next[k] = v
@@ -317,11 +329,5 @@ func Commit(ctx context.Context, c *tmux.Client, p Pane, rec report.Record, nowM
 	if next[OptName] != p.Options[OptName] || next[OptState] != p.Options[OptState] {
 		cmds = append(cmds, tmux.SignalCmds(SignalChannel)...)
 	}
-	if len(cmds) > 0 {
-		if _, err := c.Run(ctx, cmds...); err != nil {
-			return p, err
-		}
-	}
-	p.Options = next
-	return p, nil
+	return next, cmds
 }

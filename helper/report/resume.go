@@ -2,9 +2,7 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,11 +20,25 @@ const (
 // "tmux", the server flags, "send-keys", "-t", a pane id, "-l" and "--", generously counted.
 const resumeSendOverhead = 512
 
-// Compiled on first use: every taw call would pay for them at start-up otherwise.
-var (
-	commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`) })
-	bareWord    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`) })
-)
+// isCommandName: letters, digits, _ . and -, not starting with - (and not empty). A hook checks
+// it at every event, so it is a loop rather than a pattern to compile.
+func isCommandName(s string) bool {
+	return s != "" && s[0] != '-' && onlyBytes(s, "_.-")
+}
+
+// isBareWord: letters, digits and _ - . / : @ % + only (and not empty).
+func isBareWord(s string) bool { return s != "" && onlyBytes(s, "_-./:@%+") }
+
+// onlyBytes says whether s is made of ASCII letters, digits and the bytes of extra only.
+func onlyBytes(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // ResumeError says why a resume command was refused.
 type ResumeError struct{ Reason string }
@@ -61,7 +73,7 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
 	}
 	name := argv[0]
-	if !commandName().MatchString(name) {
+	if !isCommandName(name) {
 		return &ResumeError{fmt.Sprintf("first word %q is not a plain command name (letters, digits, _, - and ., not starting with -); use the name on PATH, not a path", name)}
 	}
 	if onPath != nil && !onPath(name) {
@@ -80,7 +92,7 @@ const MaxTmuxCommand = 16384 - 16 - 4
 // _ - . / : @ % +, in single quotes otherwise (so a word with = is quoted too, which zsh could
 // read as a path). Words never hold an apostrophe, so single quotes always suffice.
 func ShellWord(w string) string {
-	if bareWord().MatchString(w) {
+	if isBareWord(w) {
 		return w
 	}
 	return "'" + w + "'"

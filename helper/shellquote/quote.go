@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -72,14 +73,14 @@ func ForProgram(name string) Shell {
 }
 
 // bareWord is what every supported shell reads as itself without quotes.
-var bareWord = regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`)
+var bareWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\-./:@%+]+$`) })
 
 // Word is w written for shell s: bare when it is made of letters, digits and _ - . / : @ % +,
 // in single quotes otherwise (so a word with = is quoted too, which zsh could read as a path).
 // Fish also gets any word with % quoted (a bare %self is its pid) and backslashes doubled inside
 // the quotes. w never holds an apostrophe (the resume rules refuse one), so single quotes suffice.
 func Word(s Shell, w string) string {
-	if bareWord.MatchString(w) && !(s == Fish && strings.Contains(w, "%")) {
+	if bareWord().MatchString(w) && !(s == Fish && strings.Contains(w, "%")) {
 		return w
 	}
 	return quote(s, w)

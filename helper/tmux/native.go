@@ -125,10 +125,10 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	if err := sendFD(uc, first, msgIdentifyStdin, int(devnull.Fd())); err != nil {
 		return "", "", 1, err
 	}
-	if err := sendFD(uc, nil, msgIdentifyStdout, int(devnull.Fd())); err != nil {
-		return "", "", 1, err
-	}
+	// The stdout message and the rest go in one write, the descriptor with the first of them
+	// (tmux hands descriptors to messages in the order they come): the server wakes once for them.
 	var rest []byte
+	rest = appendFDMsg(rest, msgIdentifyStdout)
 	rest = appendMsg(rest, msgIdentifyClientPID, int32Bytes(int32(os.Getpid())))
 	for _, kv := range env {
 		if imsgHeaderSize+len(kv)+1 > imsgMaxSize {
@@ -145,13 +145,19 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "command too long for one tmux call"}
 	}
 	rest = appendMsg(rest, msgCommand, cmd)
-	if _, err := uc.Write(rest); err != nil {
+	n, _, err := uc.WriteMsgUnix(rest, syscall.UnixRights(int(devnull.Fd())), nil)
+	if err == nil && n < len(rest) {
+		// A large environment may not fit the socket's buffer in one go.
+		_, err = uc.Write(rest[n:])
+	}
+	if err != nil {
 		return "", "", 1, err
 	}
 
 	var out, errOut strings.Builder
-	buf := make([]byte, 0, 65536)
-	chunk := make([]byte, 65536)
+	// Most answers are a few hundred bytes; fresh memory costs a page fault per page touched.
+	var buf []byte
+	chunk := make([]byte, 16384)
 	for {
 		for {
 			m, n, ok := parseMsg(buf)
@@ -230,10 +236,15 @@ func parseMsg(b []byte) (imsg, int, bool) {
 
 // sendFD sends pending messages followed by one message that carries a file descriptor.
 func sendFD(uc *net.UnixConn, pending []byte, typ uint32, fd int) error {
+	_, _, err := uc.WriteMsgUnix(appendFDMsg(pending, typ), syscall.UnixRights(fd), nil)
+	return err
+}
+
+// appendFDMsg appends an empty message that carries the descriptor sent with it.
+func appendFDMsg(buf []byte, typ uint32) []byte {
 	var h [imsgHeaderSize]byte
 	putHeader(h[:], typ, 0, imsgFlagFD)
-	_, _, err := uc.WriteMsgUnix(append(pending, h[:]...), syscall.UnixRights(fd), nil)
-	return err
+	return append(buf, h[:]...)
 }
 
 func envValue(env []string, key, def string) string {

@@ -39,8 +39,40 @@ func QuoteString(s string) string {
 	return b.String()
 }
 
+// Word writes s as one word of tmux's command language: as it is when it is made of letters,
+// digits and @ % _ . / : + = , - only (a command's name, a flag, a pane, an option), else quoted
+// with QuoteString.
+func Word(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("@%_./:+=,-", c) >= 0) {
+			return QuoteString(s)
+		}
+	}
+	return s
+}
+
 // Literal writes s so tmux's format expansion leaves it as it is: every # is doubled, so a
 // "#{…}" or "#[…]" in a path, a name or an agent's text reaches tmux's output unexpanded.
 // Arguments tmux runs through formats include display-message's message, run-shell's command,
 // new-window -c, pipe-pane's command and the names of windows and sessions.
 func Literal(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// Operand writes s so a format expands it to itself where it is an operand of a comparison, as
+// in #{==:#{@x},<s>}: every # is doubled, and the , and } that would end the operand or the
+// format are written #, and #}.
+func Operand(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#', ',', '}':
+			b.WriteByte('#')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

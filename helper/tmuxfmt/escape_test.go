@@ -36,6 +36,29 @@ func TestQuoteString(t *testing.T) {
 	}
 }
 
+// checkEscapes checks f against a table of what it is given and what it must write.
+func checkEscapes(t *testing.T, name string, f func(string) string, table map[string]string) {
+	t.Helper()
+	for given, want := range table {
+		if got := f(given); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, given, got, want)
+		}
+	}
+}
+
+func TestWord(t *testing.T) {
+	checkEscapes(t, "Word", Word, map[string]string{
+		"set-option": "set-option",
+		"%12":        "%12",
+		"@agent_seq": "@agent_seq",
+		"a b":        `"a b"`,
+		"":           `""`,
+		"#{x}":       `"\#{x}"`,
+		"done;":      `"done;"`, // a final ; in quotes is no separator
+		`[[1,"s"]]`:  `"[[1,\"s\"]]"`,
+	})
+}
+
 func TestLiteral(t *testing.T) {
 	tests := []struct{ given, want string }{
 		{"plain", "plain"},
@@ -51,4 +74,15 @@ func TestLiteral(t *testing.T) {
 			t.Errorf("Literal(%q) = %q, want %q", tt.given, got, tt.want)
 		}
 	}
+}
+
+func TestOperand(t *testing.T) {
+	checkEscapes(t, "Operand", Operand, map[string]string{
+		"idle":       "idle",
+		"a,b":        "a#,b", // a bare comma would end the operand
+		"a}b":        "a#}b", // a bare brace would end the format
+		"#{pane_id}": "##{pane_id#}",
+		"x:y{z":      "x:y{z", // only the first colon splits the comparison from its operands
+		"":           "",
+	})
 }

@@ -22,7 +22,10 @@ __taw_report() {
 	elif __taw_bin=$(command -v taw 2>/dev/null); then
 		:
 	else
-		exit 0
+		# No taw: the payload is still read to its end (unless it is a terminal), so the agent's
+		# write of it never fails.
+		[ -t 0 ] && exit 0
+		exec cat
 	fi
 	# The agent is this script's parent: taw trusts $TMUX_PANE only when it runs in that pane.
 	# $$, this script's pid, orders events whose taws start out of order.
@@ -30,6 +33,8 @@ __taw_report() {
 }
 __taw_parent=$PPID
 # A background job's stdin is /dev/null unless it is given one: the payload goes through fd 3.
-exec 3<&0
-(__taw_report "${1:-}") <&3 3<&- >/dev/null 2>&1 &
+# The agent's stdout and stderr are let go before the fork, so the agent sees the hook's end
+# as this script exits, not once the background job has run.
+exec 3<&0 >/dev/null 2>&1
+(__taw_report "${1:-}") <&3 3<&- &
 exit 0

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +16,8 @@ import (
 
 // Claude Code's installed hook script (the shape every shell hook shares), run as Claude Code
 // runs it: from start to its return to the agent, beside a bare `sh -c true`, with a small and a
-// 1 MB payload; and from start until the pane's state has changed, beside one bare
-// `tmux set-option -p`.
+// 1 MB payload (and until the 1 MB are read, which an agent that waits for its write sees); and
+// from start until the pane's state has changed, beside one bare `tmux set-option -p`.
 func init() {
 	registerOnPane("hooks", func(e *Env, s, pane string) ([]Result, error) {
 		socket, err := e.Tmux(s, "display-message", "-p", "#{socket_path}")
@@ -38,11 +40,46 @@ func init() {
 		// A PostToolUse of a tool that printed 1 MB: the keys come first, the output after.
 		big := `{"session_id":"bench","transcript_path":"/t.jsonl","cwd":"/","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cat big"},"tool_response":{"stdout":"` +
 			strings.Repeat("x", 1<<20) + `","stderr":""}}`
-		run := func(payload, name string, args ...string) error {
+		// run runs a program as a Node agent (Claude Code is one) runs its hook: the payload is
+		// written to its stdin beside it, and it has returned once it has exited and closed its
+		// stdout and stderr. taken is when the payload was all written, which an agent that waits
+		// for its write sees. mustRead: the write must not fail, as it would (EPIPE) if the hook
+		// stopped reading early; `sh -c true` reads nothing.
+		run := func(payload string, mustRead bool, name string, args ...string) (returned, taken time.Duration, err error) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				return 0, 0, err
+			}
 			cmd := exec.Command(name, args...)
 			cmd.Env = append(e.Environ(), env...)
-			cmd.Stdin = strings.NewReader(payload)
-			return cmd.Run()
+			cmd.Stdin = r
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				r.Close()
+				w.Close()
+				return 0, 0, err
+			}
+			r.Close()
+			wrote := make(chan error, 1)
+			go func() {
+				_, err := io.WriteString(w, payload)
+				taken = time.Since(start)
+				if cerr := w.Close(); err == nil {
+					err = cerr
+				}
+				wrote <- err
+			}()
+			err = cmd.Wait()
+			returned = time.Since(start)
+			if werr := <-wrote; werr != nil && mustRead {
+				return 0, 0, fmt.Errorf("the agent's write of the payload failed: %v", werr)
+			}
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s: %v: %s", name, err, out.String())
+			}
+			return returned, taken, nil
 		}
 		client := &tmux.Client{Global: []string{"-L", s}, Env: e.Environ()}
 		state := func() string {
@@ -61,24 +98,31 @@ func init() {
 			return nil
 		}
 		const n = 100
-		bare, err := Median(n, func() error { return run(small, "sh", "-c", "true") })
+		bare, err := medianOf(n, func() (time.Duration, error) {
+			d, _, err := run(small, false, "sh", "-c", "true")
+			return d, err
+		})
 		if err != nil {
 			return nil, err
 		}
 		events := []struct{ name, state string }{{"Stop", "idle"}, {"UserPromptSubmit", "working"}}
 		i := 0
-		// returns times the script's return only; its report is let land before the next run,
-		// so no background work of one run overlaps the next.
+		// hookRun runs the hook once and lets its report land before the next run, so no
+		// background work of one run overlaps the next.
+		hookRun := func(payload string) (returned, taken, toState time.Duration, err error) {
+			i++
+			ev := events[i%2]
+			start := time.Now()
+			if returned, taken, err = run(payload, true, "sh", script, ev.name); err != nil {
+				return 0, 0, 0, err
+			}
+			err = settle(ev.state)
+			return returned, taken, time.Since(start), err
+		}
 		returns := func(payload string) (time.Duration, error) {
 			return medianOf(n, func() (time.Duration, error) {
-				i++
-				ev := events[i%2]
-				start := time.Now()
-				if err := run(payload, "sh", script, ev.name); err != nil {
-					return 0, err
-				}
-				d := time.Since(start)
-				return d, settle(ev.state)
+				d, _, _, err := hookRun(payload)
+				return d, err
 			})
 		}
 		hook, err := returns(small)
@@ -89,18 +133,17 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		bigTaken, err := medianOf(n, func() (time.Duration, error) {
+			_, d, _, err := hookRun(big)
+			return d, err
+		})
+		if err != nil {
+			return nil, err
+		}
 		// Hook to state: from the hook's start until the pane's state has changed.
 		toState, err := medianOf(n, func() (time.Duration, error) {
-			i++
-			ev := events[i%2]
-			start := time.Now()
-			if err := run(small, "sh", script, ev.name); err != nil {
-				return 0, err
-			}
-			if err := settle(ev.state); err != nil {
-				return 0, err
-			}
-			return time.Since(start), nil
+			_, _, d, err := hookRun(small)
+			return d, err
 		})
 		if err != nil {
 			return nil, err
@@ -114,6 +157,7 @@ func init() {
 				Baseline: "sh -c true", BaseVal: Ms(bare), Goal: "at most 1.5x"},
 			{What: "hook script returning to the agent (1 MB payload)", Value: Ms(bigReturn), Unit: "ms",
 				Baseline: "sh -c true", BaseVal: Ms(bare), Goal: "at most 1.5x, flat in payload size"},
+			{What: "hook's 1 MB payload read in full (agents that wait)", Value: Ms(bigTaken), Unit: "ms"},
 			{What: "hook start to pane state changed", Value: Ms(toState), Unit: "ms",
 				Baseline: "tmux set-option -p", BaseVal: Ms(setOpt), Goal: "at most 2x"},
 		}, nil

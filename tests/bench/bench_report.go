@@ -21,7 +21,7 @@ func init() {
 		}
 		return []Result{{
 			What: "taw pane report-agent (end to end)", Value: Ms(report), Unit: "ms",
-			Baseline: "tmux set-option -p", BaseVal: Ms(bare), Goal: "at most 3x",
+			Baseline: "tmux set-option -p", BaseVal: Ms(bare), Goal: "at most 1.5x",
 		}}, nil
 	})
 }
