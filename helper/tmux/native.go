@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 	"syscall"
@@ -89,27 +88,28 @@ func cstring(s string) []byte { return append([]byte(s), 0) }
 // nativeRun sends one command (already joined with ";" arguments) over the server's socket and
 // collects what it writes to stdout and stderr and its exit status.
 func nativeRun(ctx context.Context, socket string, args []string, env []string, timeout time.Duration) (stdout, stderr string, status int, err error) {
-	d := net.Dialer{Timeout: timeout}
-	conn, err := d.DialContext(ctx, "unix", socket)
+	if err := ctx.Err(); err != nil {
+		return "", "", 1, err
+	}
+	deadline := time.Now().Add(timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	uc, err := dialServer(socket, deadline)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 			return "", "", 1, &Error{Code: CodeServerNotRunning, Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
 		}
 		return "", "", 1, err
 	}
-	defer conn.Close()
-	uc := conn.(*net.UnixConn)
-	deadline := time.Now().Add(timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
-	}
-	_ = uc.SetDeadline(deadline)
+	defer uc.Close()
 
-	devnull, err := os.Open(os.DevNull)
+	// The client's stdin: a command that reads it finds it empty.
+	devnull, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", "", 1, err
 	}
-	defer devnull.Close()
+	defer syscall.Close(devnull)
 
 	// Identify: the same messages, in the same order, as tmux's own client.
 	var first []byte
@@ -122,7 +122,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	first = appendMsg(first, msgIdentifyTTYName, cstring(""))
 	cwd, _ := os.Getwd()
 	first = appendMsg(first, msgIdentifyCwd, cstring(cwd))
-	if err := sendFD(uc, first, msgIdentifyStdin, int(devnull.Fd())); err != nil {
+	if err := sendFD(uc, first, msgIdentifyStdin, devnull); err != nil {
 		return "", "", 1, err
 	}
 	// The stdout message and the rest go in one write, the descriptor with the first of them
@@ -145,12 +145,8 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "command too long for one tmux call"}
 	}
 	rest = appendMsg(rest, msgCommand, cmd)
-	n, _, err := uc.WriteMsgUnix(rest, syscall.UnixRights(int(devnull.Fd())), nil)
-	if err == nil && n < len(rest) {
-		// A large environment may not fit the socket's buffer in one go.
-		_, err = uc.Write(rest[n:])
-	}
-	if err != nil {
+	// A large environment may not fit the socket's buffer in one go; writeMsg writes it all.
+	if _, err := uc.writeMsg(rest, syscall.UnixRights(devnull)); err != nil {
 		return "", "", 1, err
 	}
 
@@ -203,7 +199,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 			continue
 		}
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
+			if errors.Is(err, errTimedOut) {
 				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
 			}
 			return out.String(), errOut.String(), 1, &Error{Code: CodeServerNotRunning, Stderr: "the tmux server closed the connection: " + err.Error()}
@@ -235,8 +231,8 @@ func parseMsg(b []byte) (imsg, int, bool) {
 }
 
 // sendFD sends pending messages followed by one message that carries a file descriptor.
-func sendFD(uc *net.UnixConn, pending []byte, typ uint32, fd int) error {
-	_, _, err := uc.WriteMsgUnix(appendFDMsg(pending, typ), syscall.UnixRights(fd), nil)
+func sendFD(uc *serverConn, pending []byte, typ uint32, fd int) error {
+	_, err := uc.writeMsg(appendFDMsg(pending, typ), syscall.UnixRights(fd))
 	return err
 }
 

@@ -2,7 +2,13 @@ package tmux
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // tmux opens a client stream with the stream's number; the client answers with the number and a
@@ -29,5 +35,41 @@ func TestAnswerStream(t *testing.T) {
 		if !ok || n != w.Len() || m.typ != msgWriteReady || !bytes.Equal(m.data, want) {
 			t.Errorf("%q: answered %x (type %d, data %x), want type %d with %x", data, w.Bytes(), m.typ, m.data, msgWriteReady, want)
 		}
+	}
+}
+
+// A server that takes the connection and never answers costs the call its limit, not a hang.
+func TestNativeRunGivesUpOnASilentServer(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "silent")
+	l, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	start := time.Now()
+	_, _, _, err = nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
+	var te *Error
+	if !errors.As(err, &te) || te.Code != CodeTmuxError || !strings.Contains(te.Stderr, "did not answer within 200ms") {
+		t.Fatalf("err = %v, want tmux did not answer within 200ms", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("gave up after %s", took)
+	}
+
+	// A context's deadline, when it comes first, is the limit.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _, _, err = nativeRun(ctx, socket, []string{"list-panes"}, []string{"TERM=screen"}, time.Hour)
+	if !errors.As(err, &te) || te.Code != CodeTmuxError {
+		t.Fatalf("err = %v, want a tmux error for the deadline", err)
 	}
 }
