@@ -12,6 +12,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/hookreport"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
@@ -110,7 +111,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	rep := hookRecordReport(f, opts, act)
 	dir := f.LockDir()
 
-	unlock, seq, ok := hookLock(ctx, dir, pane, opts.Seq, opts.Order)
+	unlock, memo, seq, ok := hookLock(ctx, dir, pane, opts.Seq, opts.Order)
 	if !ok {
 		return
 	}
@@ -124,11 +125,11 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 			procinfo.DescendsFrom(opts.Parent, p.PID)
 	}
 	var err error
-	p, remembered := panestate.Remembered(dir, pane)
+	p, remembered := memo.Remembered(pane)
 	if remembered && trusted(p) {
 		// The usual case, in one tmux call while the pane is as the last report left it.
 		var held bool
-		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 		if held || (err != nil && !tmux.IsPaneNotFound(err)) {
 			unlock()
 			return
@@ -138,7 +139,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	switch {
 	case err == nil && trusted(p):
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 		unlock()
 		return
 	case err != nil && !tmux.IsPaneNotFound(err):
@@ -147,20 +148,20 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	target, ok := hookRoute(ctx, f, opts, act, pane)
 	if ok && target == pane && err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 	}
 	unlock()
 	if !ok || target == pane {
 		return
 	}
-	unlock, seq, ok = hookLock(ctx, dir, target, seq, opts.Order)
+	unlock, memo, seq, ok = hookLock(ctx, dir, target, seq, opts.Order)
 	if !ok {
 		return
 	}
 	rep.Seq = &seq
 	defer unlock()
 	if p, err = panestate.ReadForWrite(ctx, f.Tmux(), target); err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), dir, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
 	}
 }
 
@@ -267,18 +268,18 @@ func isShellName(comm string) bool {
 // (the agent runs its hooks one after the other, so a later event has the higher pid), and a
 // report that is newer by its pid but not by its clock takes the seq after the one recorded.
 // It returns the seq the report carries. ok false: dropped, or the wait ran out.
-func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (unlock func(), used uint64, ok bool) {
+func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (unlock func(), memo panestate.Memo, used uint64, ok bool) {
 	if err := os.MkdirAll(dir, 0o700); err != nil || !privateTo(dir, true) {
-		return nil, 0, false
+		return nil, memo, 0, false
 	}
-	file, err := os.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	file, err := filelock.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, 0, false
+		return nil, memo, 0, false
 	}
 	// The seq is written into this file: it must be the user's own, not one planted for them.
 	if fi, err := file.Stat(); err != nil || !ownedPrivately(fi, false) {
 		file.Close()
-		return nil, 0, false
+		return nil, memo, 0, false
 	}
 	mine := waiting{seq: seq, order: order}
 	claimed := false
@@ -305,7 +306,7 @@ func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (u
 	}
 	if !check() {
 		file.Close()
-		return nil, 0, false
+		return nil, memo, 0, false
 	}
 	wait := time.Millisecond
 	for {
@@ -315,17 +316,17 @@ func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (u
 		}
 		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
 			file.Close()
-			return nil, 0, false
+			return nil, memo, 0, false
 		}
 		select {
 		case <-ctx.Done():
 			file.Close()
-			return nil, 0, false
+			return nil, memo, 0, false
 		case <-time.After(wait):
 		}
 		if !check() {
 			file.Close()
-			return nil, 0, false
+			return nil, memo, 0, false
 		}
 		wait = min(2*wait, 20*time.Millisecond)
 	}
@@ -335,9 +336,9 @@ func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (u
 	}
 	if !check() {
 		release()
-		return nil, 0, false
+		return nil, memo, 0, false
 	}
-	return release, mine.seq, true
+	return release, panestate.MemoIn(file), mine.seq, true
 }
 
 // markLock takes (or lets go of) the record lock that guards the waiting report in the lock

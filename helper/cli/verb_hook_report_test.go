@@ -16,28 +16,28 @@ func TestHookLockLatestOnly(t *testing.T) {
 	ctx := context.Background()
 	const s = uint64(1_000_000_000_000)
 	ms := uint64(1_000_000)
-	unlock, seq, ok := hookLock(ctx, dir, "%1", s+200*ms*10, 0)
+	unlock, _, seq, ok := hookLock(ctx, dir, "%1", s+200*ms*10, 0)
 	if !ok || seq != s+200*ms*10 {
 		t.Fatalf("first report: ok=%t seq=%d", ok, seq)
 	}
 	unlock()
 	// An older report than the one recorded drops itself.
-	if _, _, ok := hookLock(ctx, dir, "%1", s, 0); ok {
+	if _, _, _, ok := hookLock(ctx, dir, "%1", s, 0); ok {
 		t.Error("an older report took the lock after a newer one")
 	}
-	unlock, _, ok = hookLock(ctx, dir, "%1", s+300*ms*10, 500)
+	unlock, _, _, ok = hookLock(ctx, dir, "%1", s+300*ms*10, 500)
 	if !ok {
 		t.Fatal("a newer report did not get the lock")
 	}
 	unlock()
 	// Two taws a moment apart started out of order: the later script (higher pid) is newer
 	// whatever the clocks say, and carries a seq past the one recorded.
-	unlock, seq, ok = hookLock(ctx, dir, "%1", s+300*ms*10-ms, 501)
+	unlock, _, seq, ok = hookLock(ctx, dir, "%1", s+300*ms*10-ms, 501)
 	if !ok || seq != s+300*ms*10+1 {
 		t.Fatalf("the later event: ok=%t seq=%d, want the seq after %d", ok, seq, s+300*ms*10)
 	}
 	unlock()
-	if _, _, ok := hookLock(ctx, dir, "%1", s+300*ms*10+5*ms, 499); ok {
+	if _, _, _, ok := hookLock(ctx, dir, "%1", s+300*ms*10+5*ms, 499); ok {
 		t.Error("an earlier event (lower pid) whose taw started last took the lock")
 	}
 }
@@ -79,7 +79,7 @@ func TestHookLockRefusesPlantedFiles(t *testing.T) {
 	if err := os.Symlink(victim, panestate.LockPath(linked, "%1")); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := hookLock(ctx, linked, "%1", 1, 0); ok {
+	if _, _, _, ok := hookLock(ctx, linked, "%1", 1, 0); ok {
 		t.Error("took a lock through a symlink")
 	}
 	if b, _ := os.ReadFile(victim); !strings.HasPrefix(string(b), "keep me") {
@@ -93,7 +93,7 @@ func TestHookLockRefusesPlantedFiles(t *testing.T) {
 	if err := os.Chmod(open, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := hookLock(ctx, open, "%1", 1, 0); ok {
+	if _, _, _, ok := hookLock(ctx, open, "%1", 1, 0); ok {
 		t.Error("took a lock in a folder writable by others")
 	}
 }

@@ -36,20 +36,35 @@ const pollEvery = 5 * time.Millisecond
 // of the lock as soon as it gets it, so Lock suits a short-lived process. The file is never
 // opened through a symbolic link.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
+	_, unlock, err = LockOpen(path, wait)
+	return unlock, err
+}
+
+// LockOpen is Lock that also hands the holder the locked file, open until unlock, so what it
+// keeps in the file needs no second descriptor.
+func LockOpen(path string, wait time.Duration) (f *os.File, unlock func(), err error) {
+	f, unlock, err = lockOpen(path, wait)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, unlock, nil
+}
+
+func lockOpen(path string, wait time.Duration) (*os.File, func(), error) {
 	f, err := OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	switch err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); {
 	case err == nil:
-		return release(f), nil
+		return f, release(f), nil
 	case !errors.Is(err, syscall.EWOULDBLOCK):
 		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if wait <= 0 {
 		f.Close()
-		return nil, &BusyError{Path: path, Wait: wait}
+		return nil, nil, &BusyError{Path: path, Wait: wait}
 	}
 	got := make(chan error, 1)
 	var mu sync.Mutex
@@ -70,23 +85,23 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	case err := <-got:
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		return release(f), nil
+		return f, release(f), nil
 	case <-timer.C:
 		mu.Lock()
 		defer mu.Unlock()
 		select {
 		case err := <-got: // taken just as the wait ran out
 			if err == nil {
-				return release(f), nil
+				return f, release(f), nil
 			}
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 		default:
 		}
 		abandoned = true
-		return nil, &BusyError{Path: path, Wait: wait}
+		return nil, nil, &BusyError{Path: path, Wait: wait}
 	}
 }
 

@@ -14,14 +14,15 @@ import (
 // (report.Apply) and write what changed. nowMillis is read once the lock is held. With a memo of
 // the pane (Remembered) the read and the write are one tmux call.
 func ApplyReport(ctx context.Context, c *tmux.Client, lockDir, paneID string, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
-	unlock, err := Lock(lockDir, paneID)
+	file, unlock, err := lockPane(lockDir, paneID, lockFileWithin(LockWait))
 	if err != nil {
 		return report.Outcome{}, err
 	}
 	defer unlock()
-	p, remembered := Remembered(lockDir, paneID)
+	memo := MemoIn(file)
+	p, remembered := memo.Remembered(paneID)
 	if remembered {
-		out, fresh, held, err := ApplyRemembered(ctx, c, lockDir, p, rep, nowMillis)
+		out, fresh, held, err := ApplyRemembered(ctx, c, memo, p, rep, nowMillis)
 		if err != nil || held {
 			return out, err
 		}
@@ -29,13 +30,13 @@ func ApplyReport(ctx context.Context, c *tmux.Client, lockDir, paneID string, re
 	} else if p, err = ReadForWrite(ctx, c, paneID); err != nil {
 		return report.Outcome{}, err
 	}
-	return ApplyRead(ctx, c, lockDir, p, rep, nowMillis)
+	return ApplyRead(ctx, c, memo, p, rep, nowMillis)
 }
 
 // ApplyRemembered applies rep to p, the pane as its memo has it, in one tmux call, under the
 // pane's lock. held false: the pane had moved on, nothing was written, and fresh is the pane as
 // it is now, for ApplyRead.
-func ApplyRemembered(ctx context.Context, c *tmux.Client, lockDir string, p Pane, rep report.Report, nowMillis func() int64) (out report.Outcome, fresh Pane, held bool, err error) {
+func ApplyRemembered(ctx context.Context, c *tmux.Client, memo Memo, p Pane, rep report.Report, nowMillis func() int64) (out report.Outcome, fresh Pane, held bool, err error) {
 	rec, out := report.Apply(p.Record(), rep)
 	var write *report.Record
 	if out.InOrder {
@@ -44,14 +45,14 @@ func ApplyRemembered(ctx context.Context, c *tmux.Client, lockDir string, p Pane
 	now := nowMillis()
 	got, held, err := CommitRemembered(ctx, c, p, write, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)})
 	if err == nil && held {
-		Remember(lockDir, got)
+		memo.Remember(got)
 	}
 	return out, got, held, err
 }
 
 // ApplyRead applies rep to p, the pane as just read under its lock, writes what changed and
 // keeps the memo of the pane as written.
-func ApplyRead(ctx context.Context, c *tmux.Client, lockDir string, p Pane, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
+func ApplyRead(ctx context.Context, c *tmux.Client, memo Memo, p Pane, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
 	rec, out := report.Apply(p.Record(), rep)
 	if out.InOrder {
 		now := nowMillis()
@@ -60,6 +61,6 @@ func ApplyRead(ctx context.Context, c *tmux.Client, lockDir string, p Pane, rep 
 			return out, fmt.Errorf("write pane %s: %w", p.ID, err)
 		}
 	}
-	Remember(lockDir, p)
+	memo.Remember(p)
 	return out, nil
 }

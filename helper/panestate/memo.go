@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
@@ -56,15 +55,20 @@ func parseOwnRow(row, paneID string) (Pane, error) {
 	return p, nil
 }
 
+// Memo is where a pane's memo is kept: the pane's lock file, open while its writer holds the
+// lock (one descriptor for the lock and the memo). The zero Memo keeps nothing.
+type Memo struct{ file *os.File }
+
+// MemoIn keeps the memo in the lock file f, which the caller holds locked and closes.
+func MemoIn(f *os.File) Memo { return Memo{file: f} }
+
 // Remembered is the pane as the last writer under its lock left it; ok false when there is no
 // memo to go by. The caller holds the pane's lock.
-func Remembered(dir, paneID string) (p Pane, ok bool) {
-	f, err := filelock.OpenFile(LockPath(dir, paneID), os.O_RDONLY, 0)
-	if err != nil {
+func (m Memo) Remembered(paneID string) (p Pane, ok bool) {
+	if m.file == nil {
 		return Pane{}, false
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.NewSectionReader(f, memoOffset, maxMemoBytes))
+	b, err := io.ReadAll(io.NewSectionReader(m.file, memoOffset, maxMemoBytes))
 	if err != nil {
 		return Pane{}, false
 	}
@@ -81,15 +85,14 @@ func Remembered(dir, paneID string) (p Pane, ok bool) {
 }
 
 // Remember keeps p as the pane's memo, for the next writer. The caller holds the pane's lock,
-// whose folder is private (Lock checked it). A memo that cannot be kept is no error: the next
+// whose folder is private (the lock checked it). A memo that cannot be kept is no error: the next
 // writer reads the pane instead.
-func Remember(dir string, p Pane) {
-	row := memoRow(p)
-	f, err := filelock.OpenFile(LockPath(dir, p.ID), os.O_RDWR, 0)
-	if err != nil {
+func (m Memo) Remember(p Pane) {
+	f := m.file
+	if f == nil {
 		return
 	}
-	defer f.Close()
+	row := memoRow(p)
 	if len(row) > maxMemoBytes-len(memoMagic) || strings.Contains(row[:len(row)-1], "\n") {
 		_ = f.Truncate(memoOffset) // too long to keep: none rather than a stale one
 		return
