@@ -129,7 +129,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	if remembered && trusted(p) {
 		// The usual case, in one tmux call while the pane is as the last report left it.
 		var held bool
-		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
 		if held || (err != nil && !tmux.IsPaneNotFound(err)) {
 			unlock()
 			return
@@ -139,7 +139,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	switch {
 	case err == nil && trusted(p):
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
 		unlock()
 		return
 	case err != nil && !tmux.IsPaneNotFound(err):
@@ -148,7 +148,7 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	target, ok := hookRoute(ctx, f, opts, act, pane)
 	if ok && target == pane && err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
 	}
 	unlock()
 	if !ok || target == pane {
@@ -161,14 +161,14 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	rep.Seq = &seq
 	defer unlock()
 	if p, err = panestate.ReadForWrite(ctx, f.Tmux(), target); err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, rep, act.KeepFlags), f.NowMillis)
+		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
 	}
 }
 
 // hookRecordReport is the report an action makes: --source integration:<agent>, this event's
 // seq, the message (every state report carries one, so no stale text stays), the session when
-// it is valid and the resume command when its program is on PATH (taw would refuse the whole
-// report otherwise).
+// it is valid and the resume command when it is well formed (resumeOnPath checks its program
+// against the pane).
 func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action) report.Report {
 	seq := opts.Seq
 	rep := report.Report{Source: "integration:" + opts.Agent, Agent: agents.Canonical(opts.Agent), Seq: &seq}
@@ -186,12 +186,27 @@ func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action
 				rep.SessionStart = &start
 			}
 		}
-		if len(act.Resume) > 0 && report.ValidateResume(act.Resume, func(name string) bool {
-			_, err := f.LookPath(name)
-			return err == nil
-		}) == nil {
+		if len(act.Resume) > 0 && report.ValidateResume(act.Resume, nil) == nil {
 			rep.Resume = act.Resume
 		}
+	}
+	return rep
+}
+
+// resumeOnPath is rep without its resume command when the command's program is not on PATH
+// (taw would refuse the whole report otherwise). The pane holding a command of the same
+// program for the same source and session is proof enough: its program was found when that
+// command was reported, and the agent runs it still. PATH is searched only otherwise.
+func resumeOnPath(f *Factory, p panestate.Pane, rep report.Report) report.Report {
+	if len(rep.Resume) == 0 {
+		return rep
+	}
+	rec := p.Record()
+	if rec.ResumeSource == rep.Source && rep.SessionID != nil && rec.SessionID == *rep.SessionID && len(rec.Resume) > 0 && rec.Resume[0] == rep.Resume[0] {
+		return rep
+	}
+	if _, err := f.LookPath(rep.Resume[0]); err != nil {
+		rep.Resume = nil
 	}
 	return rep
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/report"
 )
 
 func TestHookLockLatestOnly(t *testing.T) {
@@ -117,5 +118,28 @@ func TestHookReportFastTakesOnlyTheScriptsCall(t *testing.T) {
 	f.Args = []string{"taw", "hook", "report", "--parent", "1", "--order", "2", "claude", "Stop"}
 	if !hookReportFast(context.Background(), f) {
 		t.Error("the hook script's call went the usual way")
+	}
+}
+
+// A hook's resume command keeps its program's search on PATH for when the pane does not hold a
+// command of that program for the same source and session already.
+func TestResumeOnPathSearchesOnlyForANewCommand(t *testing.T) {
+	searched := 0
+	f := &Factory{LookPath: func(string) (string, error) { searched++; return "", os.ErrNotExist }}
+	sid := "s1"
+	rep := report.Report{Source: "integration:claude", Agent: "claude", SessionID: &sid, Resume: []string{"claude", "--resume", "s1"}}
+	held := report.Record{Kind: "claude", Source: rep.Source, SessionID: "s1", SessionAgent: "claude", ResumeSource: rep.Source, ResumeAgent: "claude", Resume: []string{"claude", "--resume", "s1", "--model", "m"}}
+	pane := panestate.Pane{ID: "%1", Options: panestate.OptionsFromRecord(panestate.NoOptions(), held, 1)}
+	if got := resumeOnPath(f, pane, rep); len(got.Resume) != 3 || searched != 0 {
+		t.Errorf("held by the pane: resume %q after %d searches, want it kept with none", got.Resume, searched)
+	}
+	other := "s2"
+	next := rep
+	next.SessionID = &other
+	if got := resumeOnPath(f, pane, next); got.Resume != nil || searched != 1 {
+		t.Errorf("another session, program not on PATH: resume %q after %d searches, want none after 1", got.Resume, searched)
+	}
+	if got := resumeOnPath(f, panestate.Pane{ID: "%1", Options: panestate.NoOptions()}, rep); got.Resume != nil || searched != 2 {
+		t.Errorf("a pane without a command: resume %q after %d searches, want none after 2", got.Resume, searched)
 	}
 }
