@@ -433,17 +433,31 @@ func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained 
 		close(done)
 		return nil, done
 	}
+	widenPipe(r)
+	// A payload a pipe holds already (the usual case) is read here: a reading goroutine would
+	// cost a thread's wake-up for each read.
+	if f, ok := r.(interface{ Fd() uintptr }); ok {
+		if head, ended, ok := readHeadNow(int(f.Fd()), limit, wait); ok {
+			if ended {
+				close(done)
+				return head, done
+			}
+			go func() {
+				defer close(done)
+				drain(r)
+			}()
+			return head, done
+		}
+	}
 	type result struct{ b []byte }
 	got := make(chan result, 1)
 	go func() {
 		defer close(done)
-		widenPipe(r)
 		buf := make([]byte, limit)
 		n, _ := io.ReadFull(r, buf)
 		got <- result{buf[:n]}
 		if n == limit {
-			// In reads of the whole buffer: io.Discard's own reads are of 8 KiB.
-			_, _ = io.CopyBuffer(struct{ io.Writer }{io.Discard}, r, make([]byte, maxPayloadPipe/4))
+			drain(r)
 		}
 	}()
 	select {
@@ -452,6 +466,11 @@ func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained 
 	case <-time.After(wait):
 		return nil, done
 	}
+}
+
+// drain reads r to its end, in reads of the whole buffer: io.Discard's own reads are of 8 KiB.
+func drain(r io.Reader) {
+	_, _ = io.CopyBuffer(struct{ io.Writer }{io.Discard}, r, make([]byte, maxPayloadPipe/4))
 }
 
 // privateTo says whether path is the user's own and writable by no one else; a hook writes

@@ -143,3 +143,41 @@ func TestResumeOnPathSearchesOnlyForANewCommand(t *testing.T) {
 		t.Errorf("a pane without a command: resume %q after %d searches, want none after 2", got.Resume, searched)
 	}
 }
+
+// A hook reads the head of its payload from a pipe, and the rest to its end; a payload that
+// does not come within the wait is no head, and is still drained.
+func TestReadHeadOfAPipe(t *testing.T) {
+	for _, size := range []int{0, 100, 10, 200} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := strings.Repeat("x", size)
+		go func() {
+			_, _ = w.WriteString(payload)
+			w.Close()
+		}()
+		head, drained := readHead(r, 64, 10*time.Second)
+		want := payload
+		if len(want) > 64 {
+			want = want[:64]
+		}
+		if string(head) != want {
+			t.Errorf("%d bytes: head %q, want %q", size, head, want)
+		}
+		<-drained
+		r.Close()
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	head, drained := readHead(r, 64, 50*time.Millisecond)
+	if head != nil {
+		t.Errorf("a payload that never came: head %q", head)
+	}
+	_, _ = w.WriteString(strings.Repeat("y", 1000))
+	w.Close()
+	<-drained
+}
