@@ -401,7 +401,7 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 		cmd := make(tmux.Cmd, 0, len(data)+4)
 		cmd = append(cmd, "send-keys", "-H", "-t", p.PaneID)
 		for _, b := range data {
-			cmd = append(cmd, hexByte[b])
+			cmd = append(cmd, hexByte(b))
 		}
 		_, err := h.call(ctx, cmd)
 		return err
@@ -434,12 +434,28 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 	return nil
 }
 
-var hexByte = func() (t [256]string) {
-	for i := range t {
-		t[i] = fmt.Sprintf("%02x", i)
-	}
-	return
-}()
+// hexDigits holds the two hex digits of every byte in turn: send-keys -H takes its words from it
+// with no formatting (a table built at start would cost every taw process).
+const hexDigits = "" +
+	"000102030405060708090a0b0c0d0e0f" +
+	"101112131415161718191a1b1c1d1e1f" +
+	"202122232425262728292a2b2c2d2e2f" +
+	"303132333435363738393a3b3c3d3e3f" +
+	"404142434445464748494a4b4c4d4e4f" +
+	"505152535455565758595a5b5c5d5e5f" +
+	"606162636465666768696a6b6c6d6e6f" +
+	"707172737475767778797a7b7c7d7e7f" +
+	"808182838485868788898a8b8c8d8e8f" +
+	"909192939495969798999a9b9c9d9e9f" +
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" +
+	"b0b1b2b3b4b5b6b7b8b9babbbcbdbebf" +
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf" +
+	"d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" +
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeef" +
+	"f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+
+// hexByte is the two hex digits of b.
+func hexByte(b byte) string { return hexDigits[2*int(b) : 2*int(b)+2] }
 
 // Resize sets the pane's size; one pane per window, so the window's size is the pane's.
 // resize-window also makes the window's size manual, so it holds with no client attached.

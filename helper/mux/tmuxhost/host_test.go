@@ -98,3 +98,12 @@ func testSpawnOutput(t *testing.T, h *Host) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// send-keys -H gets every byte as its two lower-case hex digits.
+func TestHexByteIsTheBytesTwoDigits(t *testing.T) {
+	for i := 0; i < 256; i++ {
+		if got, want := hexByte(byte(i)), fmt.Sprintf("%02x", i); got != want {
+			t.Errorf("hexByte(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
