@@ -1,6 +1,9 @@
 package agents
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Agent is one known coding agent.
 type Agent struct {
@@ -177,7 +180,8 @@ var Known = []Agent{
 		Resume: &Resume{Program: "mastracode", Arg: "--thread"}},
 }
 
-var byName = func() map[string]*Agent {
+// The indexes are built on first use: most taw processes look up no agent at all.
+var byName = sync.OnceValue(func() map[string]*Agent {
 	m := map[string]*Agent{}
 	for i := range Known {
 		a := &Known[i]
@@ -187,11 +191,11 @@ var byName = func() map[string]*Agent {
 		}
 	}
 	return m
-}()
+})
 
 // byProgram and byPackage index only detected agents: a report-only agent must never be named
 // from a process.
-var byProgram, byPackage = func() (map[string]*Agent, map[string]*Agent) {
+var byProgramAndPackage = sync.OnceValues(func() (map[string]*Agent, map[string]*Agent) {
 	prog, pkg := map[string]*Agent{}, map[string]*Agent{}
 	for i := range Known {
 		a := &Known[i]
@@ -206,11 +210,11 @@ var byProgram, byPackage = func() (map[string]*Agent, map[string]*Agent) {
 		}
 	}
 	return prog, pkg
-}()
+})
 
 // Lookup finds a known agent by its id or an alias, ignoring case.
 func Lookup(name string) (*Agent, bool) {
-	a, ok := byName[strings.ToLower(strings.TrimSpace(name))]
+	a, ok := byName()[strings.ToLower(strings.TrimSpace(name))]
 	return a, ok
 }
 
@@ -226,6 +230,7 @@ func Canonical(name string) string {
 // ByProgram finds the detected agent whose executable is named name (a base name without
 // directory or extension). Program names are case-sensitive, as on Linux.
 func ByProgram(name string) (*Agent, bool) {
+	byProgram, _ := byProgramAndPackage()
 	a, ok := byProgram[name]
 	return a, ok
 }
@@ -233,6 +238,7 @@ func ByProgram(name string) (*Agent, bool) {
 // ByPackage finds the detected agent published as package name (npm "@scope/name" or a Python
 // distribution or module name), ignoring case.
 func ByPackage(name string) (*Agent, bool) {
+	_, byPackage := byProgramAndPackage()
 	a, ok := byPackage[strings.ToLower(name)]
 	return a, ok
 }
