@@ -42,15 +42,7 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 
 // LockOpen is Lock that also hands the holder the locked file, open until unlock, so what it
 // keeps in the file needs no second descriptor.
-func LockOpen(path string, wait time.Duration) (f *os.File, unlock func(), err error) {
-	f, unlock, err = lockOpen(path, wait)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, unlock, nil
-}
-
-func lockOpen(path string, wait time.Duration) (*os.File, func(), error) {
+func LockOpen(path string, wait time.Duration) (*os.File, func(), error) {
 	f, err := OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lock %s: %w", path, err)

@@ -14,12 +14,11 @@ import (
 // (report.Apply) and write what changed. nowMillis is read once the lock is held. With a memo of
 // the pane (Remembered) the read and the write are one tmux call.
 func ApplyReport(ctx context.Context, c *tmux.Client, lockDir, paneID string, rep report.Report, nowMillis func() int64) (report.Outcome, error) {
-	file, unlock, err := lockPane(lockDir, paneID, lockFileWithin(LockWait))
+	memo, unlock, err := lockPane(lockDir, paneID, lockWithMemo(LockWait))
 	if err != nil {
 		return report.Outcome{}, err
 	}
 	defer unlock()
-	memo := MemoIn(file)
 	p, remembered := memo.Remembered(paneID)
 	if remembered {
 		out, fresh, held, err := ApplyRemembered(ctx, c, memo, p, rep, nowMillis)

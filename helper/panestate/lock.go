@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -40,33 +39,28 @@ const LockWait = 5 * time.Second
 
 // Lock takes the pane's lock, waiting at most LockWait for other writers to finish.
 func Lock(dir, paneID string) (unlock func(), err error) {
-	_, unlock, err = lockPane(dir, paneID, lockFileWithin(LockWait))
+	_, unlock, err = lockPane(dir, paneID, lockWithMemo(LockWait))
 	return unlock, err
 }
 
 // LockWithin takes the pane's lock for a long-running process, trying for at most wait and
 // leaving nothing behind when it gives up; a *filelock.BusyError says it did not get it.
 func LockWithin(dir, paneID string, wait time.Duration) (unlock func(), err error) {
-	_, unlock, err = lockPane(dir, paneID, func(path string) (*os.File, func(), error) {
+	_, unlock, err = lockPane(dir, paneID, func(path string) (Memo, func(), error) {
 		unlock, err := filelock.Poll(path, wait)
-		return nil, unlock, err
+		return Memo{}, unlock, err
 	})
 	return unlock, err
 }
 
-// lockFileWithin takes a lock file the way Lock does, handing back the open file.
-func lockFileWithin(wait time.Duration) func(path string) (*os.File, func(), error) {
-	return func(path string) (*os.File, func(), error) { return filelock.LockOpen(path, wait) }
-}
-
 // lockPane checks the lock folder and takes the pane's lock in it the way take does.
-func lockPane(dir, paneID string, take func(path string) (*os.File, func(), error)) (*os.File, func(), error) {
+func lockPane(dir, paneID string, take func(path string) (Memo, func(), error)) (Memo, func(), error) {
 	if err := filelock.PrivateDir(dir); err != nil {
-		return nil, nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+		return Memo{}, nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	file, unlock, err := take(LockPath(dir, paneID))
+	memo, unlock, err := take(LockPath(dir, paneID))
 	if err != nil {
-		return nil, nil, fmt.Errorf("lock pane %s: %w", paneID, err)
+		return Memo{}, nil, fmt.Errorf("lock pane %s: %w", paneID, err)
 	}
-	return file, unlock, nil
+	return memo, unlock, nil
 }

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
@@ -61,6 +63,14 @@ type Memo struct{ file *os.File }
 
 // MemoIn keeps the memo in the lock file f, which the caller holds locked and closes.
 func MemoIn(f *os.File) Memo { return Memo{file: f} }
+
+// lockWithMemo takes a lock file the way Lock does, the memo kept in the file it holds open.
+func lockWithMemo(wait time.Duration) func(path string) (Memo, func(), error) {
+	return func(path string) (Memo, func(), error) {
+		f, unlock, err := filelock.LockOpen(path, wait)
+		return MemoIn(f), unlock, err
+	}
+}
 
 // Remembered is the pane as the last writer under its lock left it; ok false when there is no
 // memo to go by. The caller holds the pane's lock.
