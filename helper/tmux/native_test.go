@@ -73,3 +73,45 @@ func TestNativeRunGivesUpOnASilentServer(t *testing.T) {
 		t.Fatalf("err = %v, want a tmux error for the deadline", err)
 	}
 }
+
+// A server that keeps the connection busy with a byte now and then still cannot hold the call
+// past its limit.
+func TestNativeRunGivesUpOnADribblingServer(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "dribble")
+	l, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				// A header that never completes: a length far past what is sent.
+				if _, err := c.Write([]byte{0}); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	start := time.Now()
+	_, _, _, err = nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
+	var te *Error
+	if !errors.As(err, &te) || te.Code != CodeTmuxError {
+		t.Fatalf("err = %v, want tmux did not answer", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("gave up after %s, the limit is 200ms", took)
+	}
+}

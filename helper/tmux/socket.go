@@ -14,7 +14,12 @@ import (
 type serverConn struct {
 	fd       int
 	deadline time.Time
+	armed    time.Time // when the timeouts were last set to what was left of the deadline
 }
+
+// rearmAfter is how old the timeouts may get before a wait sets them again: a wait ends at
+// most this long after the deadline, and a call that is over within it sets them once.
+const rearmAfter = time.Millisecond
 
 // errTimedOut is a wait on the socket that outlasted the call's deadline.
 var errTimedOut = errors.New("timed out")
@@ -45,7 +50,8 @@ func dialServer(path string, deadline time.Time) (*serverConn, error) {
 
 // setTimeouts bounds the next read and write by what is left of the deadline.
 func (c *serverConn) setTimeouts() error {
-	left := time.Until(c.deadline)
+	c.armed = time.Now()
+	left := c.deadline.Sub(c.armed)
 	if left <= 0 {
 		return errTimedOut
 	}
@@ -62,6 +68,11 @@ func (c *serverConn) setTimeouts() error {
 // retry runs one system call until it is not interrupted by a signal (a wait with a timeout is
 // never restarted by the kernel), shortening the timeouts to what is left each time.
 func (c *serverConn) retry(call func() error) error {
+	if time.Since(c.armed) > rearmAfter {
+		if err := c.setTimeouts(); err != nil {
+			return err
+		}
+	}
 	for {
 		err := call()
 		switch {
