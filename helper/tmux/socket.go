@@ -19,7 +19,7 @@ type serverConn struct {
 
 // rearmAfter is how old the timeouts may get before a wait sets them again: a wait ends at
 // most this long after the deadline, and a call that is over within it sets them once.
-const rearmAfter = time.Millisecond
+const rearmAfter = 10 * time.Millisecond
 
 // errTimedOut is a wait on the socket that outlasted the call's deadline.
 var errTimedOut = errors.New("timed out")
