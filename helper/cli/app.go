@@ -93,14 +93,17 @@ func NewApp(f *Factory) *cli.App {
 		},
 	}
 	setUsageErrors(app.Commands)
-	setUsageLines("taw", invokedCommands(app, f.Args))
+	if cmds, at := invokedCommands(app, f.Args); helpMayShow(cmds, f.Args, at) {
+		setUsageLines("taw", cmds)
+	}
 	return app
 }
 
-// invokedCommands is the verb group a call names (taw pane ... → pane), or every group when it
-// names none it knows. Usage lines are only read by help and usage errors, and building them for
-// every verb is most of taw's set-up, so a call builds those of its own group only.
-func invokedCommands(app *cli.App, args []string) []*cli.Command {
+// invokedCommands is the verb group a call names (taw pane ... → pane) and where in args it
+// does, or every group (at -1) when it names none it knows. Usage lines are only read by help,
+// and building them for every verb is most of taw's set-up, so a call builds those of its own
+// group only.
+func invokedCommands(app *cli.App, args []string) (cmds []*cli.Command, at int) {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -113,11 +116,38 @@ func invokedCommands(app *cli.App, args []string) []*cli.Command {
 			continue
 		}
 		if c := findCommand(app.Commands, a); c != nil {
-			return []*cli.Command{c}
+			return []*cli.Command{c}, i
 		}
 		break
 	}
-	return app.Commands
+	return app.Commands, -1
+}
+
+// helpMayShow says whether a call can print help, and so needs usage lines: every call but one
+// of a single verb (taw pane report-agent ..., taw version) with no argument that could ask for
+// help (the word help, or a flag -h, --help, -help=...). cmds and at are invokedCommands'.
+func helpMayShow(cmds []*cli.Command, args []string, at int) bool {
+	if at < 0 || len(cmds) != 1 {
+		return true
+	}
+	verb := cmds[0]
+	if len(verb.Subcommands) > 0 {
+		if at+1 >= len(args) {
+			return true
+		}
+		if verb = findCommand(verb.Subcommands, args[at+1]); verb == nil || len(verb.Subcommands) > 0 {
+			return true
+		}
+	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "help" || (isFlag(a) && strings.HasPrefix(strings.TrimLeft(a, "-"), "h")) {
+			return true
+		}
+	}
+	return false
 }
 
 // setUsageLines gives every verb a full usage line, "taw pane get <pane> [--json]" rather than

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -45,4 +47,34 @@ func TestUsageLinesAndPlaceholders(t *testing.T) {
 		}
 	}
 	walk("taw", app.Commands)
+}
+
+// A call of one verb builds no usage lines, so every way of asking for help must still get the
+// verb's whole line.
+func TestHelpOfOneVerbHasItsUsageLine(t *testing.T) {
+	for args, want := range map[string]string{
+		"pane report-agent --help": "taw pane report-agent <pane> --source <name>",
+		"pane release-agent -h":    "taw pane release-agent <pane> --source <name> --agent <name> [--seq <n>]",
+		"pane get --help=true":     "taw pane get <pane> [--json]",
+		"-h pane get":              "taw pane {report-agent|",
+		"version -help":            "taw version",
+	} {
+		var out bytes.Buffer
+		f := &Factory{Args: append([]string{"taw"}, strings.Fields(args)...), IO: IO{Out: &out, ErrOut: &out}, Getenv: os.Getenv}
+		app := NewApp(f)
+		_ = app.RunContext(context.Background(), intersperse(app, f.Args))
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("taw %s printed %q, want it to hold %q", args, out.String(), want)
+		}
+	}
+	if helpMayShow(invokedCommandsOf(t, "taw pane report-agent %1 --source s --agent a --state idle -- claude -h")) {
+		t.Error("a report's call builds the usage lines")
+	}
+}
+
+func invokedCommandsOf(t *testing.T, line string) ([]*cli.Command, []string, int) {
+	t.Helper()
+	args := strings.Fields(line)
+	cmds, at := invokedCommands(NewApp(&Factory{Args: []string{"taw"}, Getenv: os.Getenv}), args)
+	return cmds, args, at
 }
