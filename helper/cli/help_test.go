@@ -52,13 +52,15 @@ func TestUsageLinesAndPlaceholders(t *testing.T) {
 // A call of one verb builds no usage lines, so every way of asking for help must still get the
 // verb's whole line.
 func TestHelpOfOneVerbHasItsUsageLine(t *testing.T) {
-	for args, want := range map[string]string{
-		"pane report-agent --help": "taw pane report-agent <pane> --source <name>",
-		"pane release-agent -h":    "taw pane release-agent <pane> --source <name> --agent <name> [--seq <n>]",
-		"pane get --help=true":     "taw pane get <pane> [--json]",
-		"-h pane get":              "taw pane {report-agent|",
-		"version -help":            "taw version",
-	} {
+	cases := [][2]string{
+		{"pane report-agent --help", "taw pane report-agent <pane> --source <name>"},
+		{"pane release-agent -h", "taw pane release-agent <pane> --source <name> --agent <name> [--seq <n>]"},
+		{"pane get --help=true", "taw pane get <pane> [--json]"},
+		{"-h pane get", "taw pane {report-agent|"},
+		{"version -help", "taw version"},
+	}
+	for _, c := range cases {
+		args, want := c[0], c[1]
 		var out bytes.Buffer
 		f := &Factory{Args: append([]string{"taw"}, strings.Fields(args)...), IO: IO{Out: &out, ErrOut: &out}, Getenv: os.Getenv}
 		app := NewApp(f)

@@ -40,12 +40,7 @@ func TestAnswerStream(t *testing.T) {
 
 // A server that takes the connection and never answers costs the call its limit, not a hang.
 func TestNativeRunGivesUpOnASilentServer(t *testing.T) {
-	socket := filepath.Join(t.TempDir(), "silent")
-	l, err := net.Listen("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	socket, l := listenUnix(t, "silent")
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -56,7 +51,7 @@ func TestNativeRunGivesUpOnASilentServer(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	_, _, _, err = nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
+	_, _, _, err := nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
 	var te *Error
 	if !errors.As(err, &te) || te.Code != CodeTmuxError || !strings.Contains(te.Stderr, "did not answer within 200ms") {
 		t.Fatalf("err = %v, want tmux did not answer within 200ms", err)
@@ -77,12 +72,7 @@ func TestNativeRunGivesUpOnASilentServer(t *testing.T) {
 // A server that keeps the connection busy with a byte now and then still cannot hold the call
 // past its limit.
 func TestNativeRunGivesUpOnADribblingServer(t *testing.T) {
-	socket := filepath.Join(t.TempDir(), "dribble")
-	l, err := net.Listen("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	socket, l := listenUnix(t, "dribble")
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -106,7 +96,7 @@ func TestNativeRunGivesUpOnADribblingServer(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	_, _, _, err = nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
+	_, _, _, err := nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen"}, 200*time.Millisecond)
 	var te *Error
 	if !errors.As(err, &te) || te.Code != CodeTmuxError {
 		t.Fatalf("err = %v, want tmux did not answer", err)
@@ -114,4 +104,16 @@ func TestNativeRunGivesUpOnADribblingServer(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("gave up after %s, the limit is 200ms", took)
 	}
+}
+
+// listenUnix listens on a fresh unix socket, closed when the test ends.
+func listenUnix(t *testing.T, name string) (string, net.Listener) {
+	t.Helper()
+	socket := filepath.Join(t.TempDir(), name)
+	l, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return socket, l
 }
