@@ -81,9 +81,21 @@ func init() {
 			}
 			return returned, taken, nil
 		}
+		// The state is polled through one control-mode client, a round trip on a connection
+		// already open: a new client per look would add its own start to every figure and take
+		// the CPU the hook's processes need.
 		client := &tmux.Client{Global: []string{"-L", s}, Env: e.Environ()}
+		session, err := e.Tmux(s, "display-message", "-p", "-t", pane, "#{session_name}")
+		if err != nil {
+			return nil, err
+		}
+		ctl, err := client.StartControl(context.Background(), strings.TrimSpace(session), "no-output", nil)
+		if err != nil {
+			return nil, err
+		}
+		defer ctl.Close()
 		state := func() string {
-			out, _ := client.Output(context.Background(), "show-options", "-p", "-v", "-t", pane, "@agent_reported_state")
+			out, _ := ctl.Run(context.Background(), tmux.Cmd{"show-options", "-p", "-v", "-t", pane, "@agent_reported_state"})
 			return strings.TrimSpace(out)
 		}
 		// settle waits until the pane's state is want, so no report of one run lands in the next.
