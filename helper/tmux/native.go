@@ -26,13 +26,11 @@ const (
 	msgIdentifyFlags     = 100
 	msgIdentifyTerm      = 101
 	msgIdentifyTTYName   = 102
-	msgIdentifyStdin     = 104
 	msgIdentifyEnviron   = 105
 	msgIdentifyDone      = 106
 	msgIdentifyClientPID = 107
 	msgIdentifyCwd       = 108
 	msgIdentifyFeatures  = 109
-	msgIdentifyStdout    = 110
 	msgIdentifyLongFlags = 111
 	msgCommand           = 200
 	msgExit              = 203
@@ -49,7 +47,6 @@ const (
 const (
 	imsgHeaderSize = 16
 	imsgMaxSize    = 16384
-	imsgFlagFD     = 1
 	// clientFlags are those a command-line tmux client in a UTF-8 locale sends: UTF-8 output, and
 	// never start a server.
 	clientFlags = 0x08010000
@@ -104,39 +101,29 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	}
 	defer uc.Close()
 
-	// The client's stdin: a command that reads it finds it empty.
-	devnull, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return "", "", 1, err
-	}
-	defer syscall.Close(devnull)
-
-	// Identify: the same messages, in the same order, as tmux's own client.
-	var first []byte
-	first = appendMsg(first, msgIdentifyFlags, int32Bytes(clientFlags))
+	// Identify: tmux's own client's messages, in its order, but for the two that hand the server
+	// the client's stdin and stdout. The server keeps those only for a terminal or a control
+	// client, which this is not; a command's output comes back as messages either way, and one
+	// that reads stdin gets an empty one (msgReadOpen below). Without descriptors everything goes
+	// in one write, which the server reads at once.
+	var msgs []byte
+	msgs = appendMsg(msgs, msgIdentifyFlags, int32Bytes(clientFlags))
 	lf := make([]byte, 8)
 	binary.LittleEndian.PutUint64(lf, clientFlags)
-	first = appendMsg(first, msgIdentifyLongFlags, lf)
-	first = appendMsg(first, msgIdentifyTerm, cstring(envValue(env, "TERM", "screen")))
-	first = appendMsg(first, msgIdentifyFeatures, int32Bytes(0))
-	first = appendMsg(first, msgIdentifyTTYName, cstring(""))
+	msgs = appendMsg(msgs, msgIdentifyLongFlags, lf)
+	msgs = appendMsg(msgs, msgIdentifyTerm, cstring(envValue(env, "TERM", "screen")))
+	msgs = appendMsg(msgs, msgIdentifyFeatures, int32Bytes(0))
+	msgs = appendMsg(msgs, msgIdentifyTTYName, cstring(""))
 	cwd, _ := os.Getwd()
-	first = appendMsg(first, msgIdentifyCwd, cstring(cwd))
-	if err := sendFD(uc, first, msgIdentifyStdin, devnull); err != nil {
-		return "", "", 1, err
-	}
-	// The stdout message and the rest go in one write, the descriptor with the first of them
-	// (tmux hands descriptors to messages in the order they come): the server wakes once for them.
-	var rest []byte
-	rest = appendFDMsg(rest, msgIdentifyStdout)
-	rest = appendMsg(rest, msgIdentifyClientPID, int32Bytes(int32(os.Getpid())))
+	msgs = appendMsg(msgs, msgIdentifyCwd, cstring(cwd))
+	msgs = appendMsg(msgs, msgIdentifyClientPID, int32Bytes(int32(os.Getpid())))
 	for _, kv := range env {
 		if imsgHeaderSize+len(kv)+1 > imsgMaxSize {
 			continue // tmux's own client drops what does not fit in one message too
 		}
-		rest = appendMsg(rest, msgIdentifyEnviron, cstring(kv))
+		msgs = appendMsg(msgs, msgIdentifyEnviron, cstring(kv))
 	}
-	rest = appendMsg(rest, msgIdentifyDone, nil)
+	msgs = appendMsg(msgs, msgIdentifyDone, nil)
 	cmd := int32Bytes(int32(len(args)))
 	for _, a := range args {
 		cmd = append(cmd, cstring(a)...)
@@ -144,9 +131,9 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	if imsgHeaderSize+len(cmd) > imsgMaxSize {
 		return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "command too long for one tmux call"}
 	}
-	rest = appendMsg(rest, msgCommand, cmd)
-	// A large environment may not fit the socket's buffer in one go; writeMsg writes it all.
-	if _, err := uc.writeMsg(rest, syscall.UnixRights(devnull)); err != nil {
+	msgs = appendMsg(msgs, msgCommand, cmd)
+	// A large environment may not fit the socket's buffer in one go; Write writes it all.
+	if _, err := uc.Write(msgs); err != nil {
 		return "", "", 1, err
 	}
 
@@ -228,19 +215,6 @@ func parseMsg(b []byte) (imsg, int, bool) {
 		return imsg{}, 0, false
 	}
 	return imsg{typ: binary.LittleEndian.Uint32(b), data: b[imsgHeaderSize:n]}, n, true
-}
-
-// sendFD sends pending messages followed by one message that carries a file descriptor.
-func sendFD(uc *serverConn, pending []byte, typ uint32, fd int) error {
-	_, err := uc.writeMsg(appendFDMsg(pending, typ), syscall.UnixRights(fd))
-	return err
-}
-
-// appendFDMsg appends an empty message that carries the descriptor sent with it.
-func appendFDMsg(buf []byte, typ uint32) []byte {
-	var h [imsgHeaderSize]byte
-	putHeader(h[:], typ, 0, imsgFlagFD)
-	return append(buf, h[:]...)
 }
 
 func envValue(env []string, key, def string) string {

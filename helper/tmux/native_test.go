@@ -117,3 +117,66 @@ func listenUnix(t *testing.T, name string) (string, net.Listener) {
 	t.Cleanup(func() { l.Close() })
 	return socket, l
 }
+
+// The whole call goes in one write with no descriptors: the server reads it at once, and every
+// read costs tmux a count of its open files.
+func TestNativeRunSendsOneWrite(t *testing.T) {
+	socket, l := listenUnix(t, "onewrite")
+	type first struct {
+		data []byte
+		oobn int
+		err  error
+	}
+	got := make(chan first, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			got <- first{err: err}
+			return
+		}
+		defer c.Close()
+		buf, oob := make([]byte, 1<<16), make([]byte, 256)
+		n, oobn, _, _, err := c.(*net.UnixConn).ReadMsgUnix(buf, oob)
+		got <- first{data: buf[:n], oobn: oobn, err: err}
+		var exit [imsgHeaderSize + 4]byte
+		putHeader(exit[:], msgExit, 4, 0)
+		_, _ = c.Write(exit[:])
+	}()
+	if _, _, status, err := nativeRun(context.Background(), socket, []string{"list-panes"}, []string{"TERM=screen", "A=b"}, 5*time.Second); err != nil || status != 0 {
+		t.Fatalf("nativeRun = status %d, %v", status, err)
+	}
+	f := <-got
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	if f.oobn != 0 {
+		t.Errorf("the call carried %d bytes of descriptors, want none", f.oobn)
+	}
+	var types []uint32
+	for b := f.data; ; {
+		m, n, ok := parseMsg(b)
+		if !ok {
+			break
+		}
+		types, b = append(types, m.typ), b[n:]
+	}
+	if len(types) == 0 || types[len(types)-1] != msgCommand {
+		t.Errorf("the first read held messages %v, want the whole call up to the command", types)
+	}
+}
+
+// A command that reads the client's stdin finds it empty, as tmux's own client with /dev/null
+// for stdin does: the buffer is left as it was, and the call ends.
+func TestNativeRunStdinIsEmpty(t *testing.T) {
+	c := testServer(t)
+	ctx := context.Background()
+	if _, err := c.Run(ctx, Cmd{"set-buffer", "-b", "taw-test", "before"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(ctx, Cmd{"load-buffer", "-b", "taw-test", "-"}); err != nil {
+		t.Fatalf("load-buffer from stdin: %v", err)
+	}
+	if out, err := c.Run(ctx, Cmd{"show-buffer", "-b", "taw-test"}); err != nil || out != "before" {
+		t.Errorf("after loading an empty stdin the buffer holds %q (%v), want it as it was", out, err)
+	}
+}

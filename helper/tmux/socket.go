@@ -100,24 +100,19 @@ func (c *serverConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// Write writes all of b.
 func (c *serverConn) Write(b []byte) (int, error) {
-	return c.writeMsg(b, nil)
-}
-
-// writeMsg writes all of b, the descriptors in oob going with its first byte.
-func (c *serverConn) writeMsg(b, oob []byte) (int, error) {
 	done := 0
 	for done < len(b) {
 		var n int
 		err := c.retry(func() (err error) {
-			n, err = syscall.SendmsgN(c.fd, b[done:], oob, nil, 0)
+			n, err = syscall.Write(c.fd, b[done:])
 			return err
 		})
 		if err != nil {
 			return done, err
 		}
 		done += n
-		oob = nil
 	}
 	return done, nil
 }
