@@ -137,6 +137,7 @@ func watchRun(ctx context.Context, f *Factory, opts *watchOptions) error {
 		Client: c, LockDir: dir, Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
 		Observers: observers, Logf: logTo(logw),
 	})
+	defer w.Close()
 	if opts.Once {
 		look, _, err := w.Look(ctx)
 		if err != nil {
@@ -177,6 +178,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 		Client: c, LockDir: f.LockDir(), Rules: loadRules(f, logw), Now: f.Now, Interval: opts.Interval,
 		Observers: watcherObservers(f), Logf: logf,
 	})
+	defer w.Close()
 	err := w.Run(ctx, nil)
 	logf("watcher %d stopped", pid)
 	return err

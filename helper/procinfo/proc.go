@@ -87,7 +87,7 @@ func parseStat(b []byte) (stat, error) {
 		case 1, 2, 4, 5:
 			v, err := strconv.Atoi(string(field))
 			if err != nil {
-				return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", n+3, field)
+				return stat{}, fmt.Errorf("parse stat: field %d: %q is not a number", n+3, string(field))
 			}
 			switch n {
 			case 1:

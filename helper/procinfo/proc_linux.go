@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,7 +41,11 @@ func ReadMark(pid int) (Mark, error) {
 	if err != nil {
 		return Mark{}, err
 	}
-	return Mark{PID: st.pid, PGID: st.pgid, TPGID: st.tpgid, Comm: st.comm, Start: st.start}, nil
+	return markOfStat(st), nil
+}
+
+func markOfStat(st stat) Mark {
+	return Mark{PID: st.pid, PGID: st.pgid, TPGID: st.tpgid, Comm: st.comm, Start: st.start}
 }
 
 // Foreground returns the process group in front of the pane whose first process is panePID:
@@ -166,37 +171,50 @@ func scanGroup(pgid int) ([]stat, error) {
 // add a stat(2) and a read that finds the end): it runs once per pane per look.
 func readStat(pid int) (stat, error) {
 	// Plain system calls, not an *os.File: no poller registration, finalizer or allocation.
-	path := procRoot + "/" + strconv.Itoa(pid) + "/stat"
-	fd, err := ignoringEINTR(func() (int, error) { return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0) })
+	fd, err := openStat(pid)
 	if err != nil {
-		return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "open", Path: path, Err: err})
+		return stat{}, err
 	}
 	defer syscall.Close(fd)
-	// The kernel writes the whole line in one read.
-	var buf [1024]byte
-	n, err := ignoringEINTR(func() (int, error) { return syscall.Read(fd, buf[:]) })
-	if err != nil {
-		return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "read", Path: path, Err: err})
-	}
-	b := buf[:n]
-	for n > 0 && len(b)%len(buf) == 0 { // a line longer than any kernel writes today: read the rest
-		var more [1024]byte
-		n, err = ignoringEINTR(func() (int, error) { return syscall.Read(fd, more[:]) })
-		if err != nil {
-			return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "read", Path: path, Err: err})
-		}
-		b = append(b, more[:n]...)
-	}
-	return parseStat(b)
+	return readStatFile(fd, pid)
 }
 
-func ignoringEINTR(call func() (int, error)) (int, error) {
+func statPath(pid int) string { return procRoot + "/" + strconv.Itoa(pid) + "/stat" }
+
+func openStat(pid int) (int, error) {
+	path := statPath(pid)
 	for {
-		n, err := call()
-		if err != syscall.EINTR {
-			return n, err
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
 		}
+		if err != nil {
+			return -1, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "open", Path: path, Err: err})
+		}
+		return fd, nil
 	}
+}
+
+// readStatFile reads an open stat file from its start: the kernel writes the line afresh at
+// every read from offset 0, so a file kept open reads as a new one does.
+func readStatFile(fd, pid int) (stat, error) {
+	var buf [1024]byte
+	b := buf[:0]
+	for {
+		n, err := syscall.Pread(fd, b[len(b):cap(b)], int64(len(b)))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return stat{}, fmt.Errorf("read process %d: %w", pid, &fs.PathError{Op: "read", Path: statPath(pid), Err: err})
+		}
+		b = b[:len(b)+n]
+		if n == 0 || len(b) < cap(b) {
+			break
+		}
+		b = slices.Grow(b, 1024) // a line longer than any kernel writes today: read the rest
+	}
+	return parseStat(b)
 }
 
 // readProc adds argv, the executable's path and the agent hints to a stat. Either may be unreadable (a process of

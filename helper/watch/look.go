@@ -55,6 +55,10 @@ type Watcher struct {
 	interval time.Duration
 	grace    time.Duration
 	logged   map[string]time.Time
+
+	facts     []Facts    // Look's, kept for the next look's
+	decisions []Decision // Look's, kept for the next look's
+	marks     procinfo.MarkReader
 }
 
 // paneMemo is what the watcher keeps of one pane between looks.
@@ -102,6 +106,9 @@ func New(cfg Config) *Watcher {
 	}
 }
 
+// Close lets go of what the watcher keeps open between looks.
+func (w *Watcher) Close() { w.marks.Close() }
+
 // Interval is how long the watcher waits between looks: the flag, else the setting as last read.
 func (w *Watcher) Interval() time.Duration {
 	if w.cfg.Interval > 0 {
@@ -141,7 +148,9 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	w.readSettings(data.settings)
 	st.Panes = len(data.panes)
 
-	facts := make([]Facts, len(data.panes))
+	// facts and decisions live only in this look: their memory is the last look's, taken again.
+	w.facts = resized(w.facts, len(data.panes))
+	facts := w.facts
 	screens := map[string][]string{}
 	var toCapture []string
 	for i, p := range data.panes {
@@ -197,7 +206,8 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	}
 
 	nowMs := now.UnixMilli()
-	decisions := make([]Decision, len(data.panes))
+	w.decisions = resized(w.decisions, len(data.panes))
+	decisions := w.decisions
 	due := make([]bool, len(data.panes))
 	var blocked []int // panes the decision leaves blocked with no dialog on record
 	for i, p := range data.panes {
@@ -231,6 +241,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: data.clients, Now: now}
 	look.Transitions = w.transitions(panes, now)
 	w.forget(panes)
+	w.marks.Sweep()
 	w.looks++
 	for _, o := range w.cfg.Observers {
 		w.observe(ctx, o, look)
@@ -247,6 +258,16 @@ func (w *Watcher) observe(ctx context.Context, o Observer, l *Look) {
 		}
 	}()
 	o.Observe(ctx, l)
+}
+
+// resized is s with n zero elements, in s's memory when it has room.
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func boolInt(b bool) int {
@@ -289,7 +310,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 	if m.probed && m.front.PID > 0 {
 		pid = m.front.PID
 	}
-	mark, err := procinfo.ReadMark(pid)
+	mark, err := w.marks.Read(pid)
 	moved := !m.probed || err != nil || mark != m.front
 	if moved && err != nil && pid == p.PID {
 		// The pane's process is going (or has no terminal): nothing is decided until it is clear.

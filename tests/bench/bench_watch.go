@@ -102,6 +102,7 @@ func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error
 	spid, _ := strconv.Atoi(serverPID)
 
 	w := watch.New(watch.Config{Client: c, LockDir: filepath.Join(e.TmpDir, "locks-"+s), Rules: rules})
+	defer w.Close()
 	// Until every agent is named and read, looks are not steady.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
