@@ -170,7 +170,10 @@ func (s Selection) parser() func(row string) (Pane, error) {
 		if len(f) != len(sets) {
 			return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(sets))
 		}
-		p := Pane{Options: make(map[string]string, nOptions), partial: partial}
+		p := Pane{partial: partial}
+		if nOptions > 0 {
+			p.Options = make(map[string]string, nOptions)
+		}
 		for i, set := range sets {
 			set(&p, f[i])
 		}

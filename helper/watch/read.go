@@ -148,10 +148,16 @@ func parseLook(out, nonce string) lookData {
 			}
 		}
 	}
+	// Most panes hold nothing of taw's: they share one map of empty options, which nothing that
+	// reads a look writes to (a write makes a new map).
+	var none map[string]string
 	for i, p := range d.panes {
 		o, ok := options[p.ID]
 		if !ok {
-			o = panestate.NoOptions()
+			if none == nil {
+				none = panestate.NoOptions()
+			}
+			o = none
 		}
 		d.panes[i] = p.WithOptions(o)
 	}
