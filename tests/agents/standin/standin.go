@@ -42,23 +42,35 @@ var words = []struct {
 	s    Scenario
 }{{"CALL:", Call}, {"TOOL", Tool}, {"ASK", Ask}, {"PLAN", Plan}, {"FAIL", Fail}, {"RETRY", Retry}, {"SLOW", Slow}}
 
-// ScenarioOf reads the scenario from the person's message; the tool name goes with Call.
+// ScenarioOf reads the scenario from the person's message; the tool name goes with Call. The
+// newest words come last: an agent that keeps a message the model refused sends it again joined
+// to the next one (Qwen Code), so the last line that names a scenario chooses.
 func ScenarioOf(msg string) (Scenario, string) {
+	lines := strings.Split(msg, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if s, name, ok := scenarioOfLine(lines[i]); ok {
+			return s, name
+		}
+	}
+	return Answer, ""
+}
+
+func scenarioOfLine(line string) (Scenario, string, bool) {
 	for _, w := range words {
-		i := strings.Index(msg, w.word)
+		i := strings.Index(line, w.word)
 		if i < 0 {
 			continue
 		}
 		if w.s == Call {
-			name := msg[i+len(w.word):]
-			if j := strings.IndexFunc(name, func(r rune) bool { return r == ' ' || r == '\n' || r == '"' }); j >= 0 {
+			name := line[i+len(w.word):]
+			if j := strings.IndexFunc(name, func(r rune) bool { return r == ' ' || r == '"' }); j >= 0 {
 				name = name[:j]
 			}
-			return Call, name
+			return Call, name, true
 		}
-		return w.s, ""
+		return w.s, "", true
 	}
-	return Answer, ""
+	return Answer, "", false
 }
 
 // The tool names agents give their shell, question and plan-approval tools, most likely first.

@@ -41,6 +41,8 @@ func TestScenarioOf(t *testing.T) {
 		{"answer SLOW", Slow, ""},
 		{"use CALL:read_file please", Call, "read_file"},
 		{"<current_datetime>x</current_datetime>\nrun a TOOL", Tool, ""},
+		{"FAIL now\nanswer SLOW", Slow, ""},
+		{"CALL:read_file\nsay hello", Call, "read_file"},
 	} {
 		got, name := ScenarioOf(c.msg)
 		if got != c.want || name != c.name {
