@@ -68,18 +68,6 @@ func TestLiveAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logf, err := os.Create(filepath.Join(t.TempDir(), "standin.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: &standin.Server{Log: logf}}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	url := "http://" + ln.Addr().String()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -98,9 +86,28 @@ func TestLiveAgents(t *testing.T) {
 			if err := a.Install(context.Background(), cache); err != nil {
 				t.Fatal(err)
 			}
-			runFlow(t, root, cache, url, a, f)
+			runFlow(t, root, cache, serveStandin(t), a, f)
 		})
 	}
+}
+
+// serveStandin starts a stand-in model server of the agent's own and returns its address. Each
+// agent gets a fresh one: the stand-in remembers which messages it answered with a tool call, and
+// one agent's "run a TOOL" must not make another's read as already answered.
+func serveStandin(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(t.TempDir(), "standin.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: &standin.Server{Log: logf}}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
 }
 
 func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
