@@ -525,7 +525,7 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 		if f.AtPrompt && !fresh.Dead {
 			// The shell must still be at its prompt: not in the background, and not exec'ed into
 			// another program (the same pid under another name).
-			if mark, err := procinfo.ReadMark(fresh.PID); err != nil || mark != w.memo[p.ID].front {
+			if mark, err := w.marks.Read(fresh.PID); err != nil || mark != w.memo[p.ID].front {
 				return nil, 1, nil // something started: the next look sees it
 			}
 		}
