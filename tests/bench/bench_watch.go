@@ -173,6 +173,21 @@ func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error
 	if n == 200 {
 		rs = append(rs, Result{What: "  of which the tmux server's, 200 panes", Value: Ms(tawServer), Unit: "ms",
 			Baseline: "naive's server share", BaseVal: Ms(naiveServer), Goal: "half of 15 ms (issue 18's figure)"})
+		// Back to back, with no sleep between: what a look costs the server beside the least any
+		// call costs it (one pane id per pane), both without waking from a sleep first.
+		_, warmLook, err := cpuPerLook(spid, watchLooks, func() error { _, _, err := w.Look(ctx); return err })
+		if err != nil {
+			return nil, err
+		}
+		_, warmFloor, err := cpuPerLook(spid, watchLooks, func() error {
+			_, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id}"})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, Result{What: "  the server's per look, looks back to back, 200 panes", Value: Ms(warmLook), Unit: "ms",
+			Baseline: "list-panes -a of pane ids, back to back", BaseVal: Ms(warmFloor), Goal: "(the floor of any call)"})
 	}
 	return rs, nil
 }
@@ -227,8 +242,17 @@ func rusage() (self, children time.Duration) {
 	return tv(s), tv(c)
 }
 
-// procCPU is a process's user+system time from /proc/<pid>/stat (clock ticks of 10ms).
+// procCPU is a process's time on a CPU, in nanoseconds, from /proc/<pid>/schedstat; where that
+// file is missing, its user+system time from /proc/<pid>/stat, in clock ticks of 10 ms (too coarse
+// for a look of a few milliseconds over 16 looks, hence schedstat first).
 func procCPU(pid int) time.Duration {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				return time.Duration(ns)
+			}
+		}
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
