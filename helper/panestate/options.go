@@ -38,6 +38,13 @@ const (
 	OptDone = "@agent_done" // the agent (id) that finished a turn nobody has looked at yet
 
 	OptPrompt = "@agent_prompt" // what the blocked agent asks, compact JSON; gone when it leaves blocked
+
+	// OptHeld is "1" on a pane that holds, or has held, anything of taw's. The watcher reads the
+	// options only of the panes that have it: one option to test per pane instead of one per
+	// thing a pane may hold, and an unset option is the dearest thing for tmux to look up. It is
+	// not part of the record: it is set with the first of taw's options a pane gets and stays
+	// until the pane closes, so no write racing another can leave options it does not cover.
+	OptHeld = "@agent_held"
 )
 
 // Options lists every pane option taw reads in one call. Later features add theirs here.

@@ -58,6 +58,34 @@ func TestWriteCmdsOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// A pane's first option comes with the mark the watcher's looks read panes by; later writes,
+// and writes that only unset, leave the mark alone.
+func TestWriteCmdsMarkThePaneWithItsFirstOption(t *testing.T) {
+	tests := []struct {
+		name      string
+		old, next map[string]string
+		marked    bool
+	}{
+		{"first option", map[string]string{}, map[string]string{OptName: "a", OptState: "idle"}, true},
+		{"a restore's record on a bare pane", NoOptions(), map[string]string{OptResume: "a --resume 1", OptRestored: "5"}, true},
+		{"already holding", map[string]string{OptName: "a"}, map[string]string{OptName: "a", OptState: "working"}, false},
+		{"only unsets", map[string]string{OptDone: "a"}, map[string]string{OptDone: ""}, false},
+		{"nothing changes", map[string]string{}, map[string]string{OptName: ""}, false},
+	}
+	for _, tt := range tests {
+		cmds := WriteCmds("%3", tt.old, tt.next)
+		marked := false
+		for _, c := range cmds {
+			if strings.Join(c, " ") == "set-option -p -t %3 "+OptHeld+" 1" {
+				marked = true
+			}
+		}
+		if marked != tt.marked {
+			t.Errorf("%s: WriteCmds = %q, marked %t, want %t", tt.name, cmds, marked, tt.marked)
+		}
+	}
+}
+
 func TestParseRow(t *testing.T) {
 	given := map[string]string{
 		"pane_id": "%7", "session_name": "work", "session_id": "$1", "window_id": "@2", "window_index": "3",

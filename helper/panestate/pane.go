@@ -41,7 +41,13 @@ type Pane struct {
 	// partial says the pane was read with a selection that leaves out options: Commit refuses it,
 	// since the options it did not read would look unset and be overwritten.
 	partial bool
+	// brief says the pane's row stopped before its selection's Held fields: it is not marked
+	// OptHeld, and those fields read as zero.
+	brief bool
 }
+
+// Brief says the pane was read without its selection's Held fields (see Selection.Held).
+func (p Pane) Brief() bool { return p.brief }
 
 // Record is the contract's record held in the pane's options.
 func (p Pane) Record() report.Record { return RecordFromOptions(p.Options) }
@@ -112,6 +118,9 @@ type Selection struct {
 	// -f): the others print no row, and their format is never filled. AgentFilter keeps the
 	// panes with an agent.
 	Filter string
+	// Held are more fields, read only of the panes marked OptHeld; the rows of the others stop
+	// before them, so tmux fills those variables only for panes that hold something of taw's.
+	Held []string
 }
 
 // All is every fact of a pane.
@@ -123,20 +132,47 @@ var All = func() Selection {
 	return s
 }()
 
-// Names are the selection's tmux variables in the order of its rows.
+// Names are the selection's tmux variables in the order of its rows: pane_id, Fields, Held,
+// Options.
 func (s Selection) Names() []string {
+	names := s.briefNames()
+	names = append(names, s.Held...)
+	return append(names, s.Options...)
+}
+
+// briefNames are the variables of a row that stops before Held.
+func (s Selection) briefNames() []string {
 	names := []string{"pane_id"}
 	for _, f := range s.Fields {
 		if f != "pane_id" {
 			names = append(names, f)
 		}
 	}
-	return append(names, s.Options...)
+	return names
 }
 
 // Format is the tmux format that prints one pane of the selection as one row.
 func (s Selection) Format() string {
-	names := s.Names()
+	brief := variables(s.briefNames())
+	if len(s.Held) == 0 {
+		return brief + s.more(s.Options)
+	}
+	// tmux splits a conditional at its top-level commas; variables and the separator have none.
+	return brief + "#{?#{!=:#{" + OptHeld + "},}," + s.more(append(append([]string(nil), s.Held...), s.Options...)) + ",}"
+}
+
+// FullFormat is Format as it prints a pane marked OptHeld: every variable, unconditionally.
+func (s Selection) FullFormat() string { return variables(s.Names()) }
+
+// more is the part of a row after its brief variables.
+func (s Selection) more(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return sep + variables(names)
+}
+
+func variables(names []string) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
 		parts = append(parts, "#{"+n+"}")
@@ -165,17 +201,21 @@ func (s Selection) parser() func(row string) (Pane, error) {
 	}
 	nOptions := len(s.Options)
 	partial := !hasEvery(s.Options, Options)
+	nBrief := len(sets)
+	if len(s.Held) > 0 {
+		nBrief = len(s.briefNames())
+	}
 	return func(row string) (Pane, error) {
 		f := strings.Split(row, sep)
-		if len(f) != len(sets) {
+		if len(f) != len(sets) && len(f) != nBrief {
 			return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(sets))
 		}
-		p := Pane{partial: partial}
+		p := Pane{partial: partial || len(f) < len(sets) && nOptions > 0, brief: len(f) < len(sets)}
 		if nOptions > 0 {
 			p.Options = make(map[string]string, nOptions)
 		}
-		for i, set := range sets {
-			set(&p, f[i])
+		for i := range f {
+			sets[i](&p, f[i])
 		}
 		return p, nil
 	}
@@ -289,9 +329,11 @@ func ListSelected(ctx context.Context, c *tmux.Client, s Selection) ([]Pane, err
 const SignalChannel = "taw-state"
 
 // WriteCmds are the tmux commands that turn the pane's options from old into new: only what
-// changed, an empty value unsetting the option.
+// changed, an empty value unsetting the option. A pane that held nothing of taw's gets OptHeld
+// with its first option.
 func WriteCmds(paneID string, old, new map[string]string) []tmux.Cmd {
 	var cmds []tmux.Cmd
+	sets := false
 	for _, k := range Options {
 		v, ok := new[k]
 		if !ok || v == old[k] {
@@ -301,9 +343,28 @@ func WriteCmds(paneID string, old, new map[string]string) []tmux.Cmd {
 			cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", paneID, k})
 		} else {
 			cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-t", paneID, k, v})
+			sets = true
 		}
 	}
+	if sets && HeldNothing(old) {
+		cmds = append(cmds, HeldCmd(paneID))
+	}
 	return cmds
+}
+
+// HeldCmd marks the pane as one that holds something of taw's (OptHeld).
+func HeldCmd(paneID string) tmux.Cmd {
+	return tmux.Cmd{"set-option", "-p", "-t", paneID, OptHeld, "1"}
+}
+
+// HeldNothing says whether none of taw's options is set in o.
+func HeldNothing(o map[string]string) bool {
+	for _, k := range Options {
+		if o[k] != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // Commit writes rec into the pane's options, deriving the effective agent and state, and signals

@@ -133,12 +133,16 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	// The screens that changed at the last look most likely changed again (an agent at work
 	// repaints all the time): they are captured in the same call, and dropped if they did not.
 	hot := w.hotPanes()
-	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce), captureCmds(w.nonce, hot)...)...)
+	full := w.looks%fullEvery == 0
+	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce, full), captureCmds(w.nonce, hot)...)...)
 	st.TmuxCalls++
 	data := parseLook(out, w.nonce)
 	if err != nil && !(data.complete && len(hot) > 0) {
 		// Only a hot pane that closed in between may fail the call after the panes were listed.
 		return nil, st, err
+	}
+	if len(data.unmarked) > 0 {
+		st.TmuxCalls += w.mark(ctx, data.unmarked)
 	}
 	early, _ := parseCaptures(out, w.nonce)
 	now := w.cfg.Now()
@@ -153,6 +157,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	facts := w.facts
 	screens := map[string][]string{}
 	var toCapture []string
+	var brief []int // panes with an agent or taw's options whose rows lack the held fields
 	for i, p := range data.panes {
 		m := w.memo[p.ID]
 		if m == nil || m.pid != p.PID {
@@ -161,6 +166,15 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		}
 		facts[i] = w.probe(p, m, now)
 		st.Probes += boolInt(m.probedNow)
+		if p.Brief() && (m.agent != "" || !panestate.HeldNothing(p.Options)) {
+			brief = append(brief, i)
+		}
+	}
+	if len(brief) > 0 {
+		st.TmuxCalls += w.fillBrief(ctx, data.panes, brief)
+	}
+	for _, p := range data.panes {
+		m := w.memo[p.ID]
 		if m.hot > 0 {
 			m.hot--
 		}
@@ -247,6 +261,50 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		w.observe(ctx, o, look)
 	}
 	return look, st, nil
+}
+
+// fillBrief reads whole the rows of the panes at idx whose look gave only their brief fields:
+// panes where an agent was just named, or whose options something else set, before they are
+// marked. A pane that closed in between keeps its brief row; the look goes on without its title,
+// size and place.
+func (w *Watcher) fillBrief(ctx context.Context, panes []panestate.Pane, idx []int) int {
+	prefix := "taw-row-" + w.nonce + fieldSep
+	cmds := make([]tmux.Cmd, len(idx))
+	for j, i := range idx {
+		cmds[j] = tmux.Cmd{"display-message", "-p", "-t", panes[i].ID, prefix + lookFields.FullFormat()}
+	}
+	out, err := w.cfg.Client.Run(ctx, cmds...)
+	if err != nil {
+		w.logf("read the rows of newly named agents: %v", err)
+	}
+	full := map[string]panestate.Pane{}
+	for _, line := range strings.Split(out, "\n") {
+		if row, ok := strings.CutPrefix(line, prefix); ok {
+			if p, err := lookParser()(row); err == nil && !p.Brief() {
+				full[p.ID] = p
+			}
+		}
+	}
+	for _, i := range idx {
+		if p, ok := full[panes[i].ID]; ok {
+			panes[i] = p.WithOptions(panes[i].Options)
+		}
+	}
+	return 1
+}
+
+// mark sets panestate.OptHeld on panes that hold taw's options without it, so the looks to come
+// read their options. A pane that closed in between stops tmux's command list: the others are
+// marked at the next full look.
+func (w *Watcher) mark(ctx context.Context, ids []string) int {
+	cmds := make([]tmux.Cmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = panestate.HeldCmd(id)
+	}
+	if _, err := w.cfg.Client.Run(ctx, cmds...); err != nil {
+		w.logf("mark panes holding taw's options: %v", err)
+	}
+	return 1
 }
 
 // observe hands the look to one observer; a panic in one feature is logged and does not stop
@@ -431,7 +489,7 @@ func (w *Watcher) capture(ctx context.Context, ids []string) (map[string][]strin
 // whether it leaves the agent blocked with no dialog on record.
 func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, changed, asks bool) {
 	d = Decide(p.Record(), restoredAt(p), f, nowMs, w.grace.Milliseconds())
-	if f.Agent == "" && unset(p.Options) {
+	if f.Agent == "" && panestate.HeldNothing(p.Options) {
 		// Nothing of taw's on the pane and no agent in front: the record stays empty, and most
 		// panes of a server are such panes.
 		return d, false, false
@@ -439,16 +497,6 @@ func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, cha
 	next := panestate.OptionsFromRecord(p.Options, d.Record, nowMs)
 	next[panestate.OptRestored] = formatRestored(d.Restored)
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
-}
-
-// unset says whether none of taw's options is set.
-func unset(o map[string]string) bool {
-	for _, k := range panestate.Options {
-		if o[k] != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // asksDialog says whether a pane's options hold a blocked agent with no dialog on record.

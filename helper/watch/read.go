@@ -38,30 +38,55 @@ func newNonce() string {
 // lookFields are every fact of a pane but those nothing acting on a look uses: its current
 // command and directory (tmux reads /proc for each of those for every pane at every look; the
 // watcher reads processes itself), its tty, window name, whether it is active and whether its
-// session is attached. tmux fills every variable for every pane at every look.
+// session is attached. tmux fills every variable for every pane at every look, so a pane that
+// holds nothing of taw's (most panes of a server) gives only what a look needs of it: its process
+// and whether it is dead for the probe, its window's last activity for the content, and its
+// window and session for the status line's rollups. The rest is Held: only the marked panes'
+// rows carry it, and a pane where an agent has just been named is read whole (fillBrief).
 var lookFields = func() panestate.Selection {
+	brief := map[string]bool{"pane_id": true, "pane_pid": true, "pane_dead": true, "window_activity": true, "window_id": true, "session_id": true}
 	var s panestate.Selection
 	for _, f := range panestate.All.Fields {
-		if !LeftOut[f] {
+		switch {
+		case LeftOut[f]:
+		case brief[f]:
 			s.Fields = append(s.Fields, f)
+		default:
+			s.Held = append(s.Held, f)
 		}
 	}
 	return s
 }()
 
-// lookOptions are the options of the panes that have any, all of them so writes stay whole.
-// Most panes of a server hold no agent and none of taw's options, and an unset option is the
-// dearest variable to fill (tmux looks for it in the pane's, window's and session's options and
-// their globals): the filter tests the few options a pane keeps while it holds anything of taw's —
-// the agent, a report's stamp and sequence book, a restore's record, a session, a finished turn —
-// and only those panes print a row.
+// lookOptions are the options of the panes marked as holding something of taw's
+// (panestate.OptHeld), all of them so writes stay whole. Most panes of a server hold no agent and
+// none of taw's options, and an unset option is the dearest variable to fill (tmux looks for it in
+// the pane's, window's and session's options and their globals): the filter tests one option, and
+// only the marked panes print a row.
 var lookOptions = panestate.Selection{
-	Options: panestate.All.Options,
+	Options: heldOptions,
+	Filter:  "#{!=:#{" + panestate.OptHeld + "},}",
+}
+
+// fullOptions are the same options of the panes that hold any of the few a pane keeps while it
+// holds anything of taw's — the agent, a report's stamp and sequence book, a restore's record, a
+// session, a finished turn — marked or not. The first look and every fullEvery-th one read these
+// instead, so a pane whose options something else set (a script's set-option, an older taw) is
+// marked and read from then on.
+var fullOptions = panestate.Selection{
+	Options: heldOptions,
 	Filter: "#{!=:#{" + strings.Join([]string{
 		panestate.OptName, panestate.OptUpdated, panestate.OptSeq, panestate.OptRestored,
 		panestate.OptResume, panestate.OptSessionID, panestate.OptDone,
 	}, "}#{") + "},}",
 }
+
+// fullEvery is how many looks apart the looks that read fullOptions are: half a minute at the
+// default interval.
+const fullEvery = 30
+
+// heldOptions are every option of the record and the mark.
+var heldOptions = append(append([]string(nil), panestate.All.Options...), panestate.OptHeld)
 
 // LeftOut are the variables a look does not read, for a printer of looks to read them itself.
 var LeftOut = map[string]bool{
@@ -74,8 +99,8 @@ var (
 	optionsParser = sync.OnceValue(lookOptions.Parser)
 )
 
-// lookCmds is the look's first tmux call.
-func lookCmds(nonce string) []tmux.Cmd {
+// lookCmds is the look's first tmux call; full reads fullOptions instead of lookOptions.
+func lookCmds(nonce string, full bool) []tmux.Cmd {
 	client := make([]string, len(clientFields))
 	for i, f := range clientFields {
 		client[i] = "#{" + f + "}"
@@ -84,10 +109,14 @@ func lookCmds(nonce string) []tmux.Cmd {
 	for i, s := range watchSettings {
 		settings[i] = "#{" + s + "}"
 	}
+	options := lookOptions
+	if full {
+		options = fullOptions
+	}
 	return []tmux.Cmd{
 		lookFields.ListCmd(""),
 		{"display-message", "-p", "taw-options-" + nonce},
-		lookOptions.ListCmd(""),
+		options.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
 		{"list-clients", "-F", strings.Join(client, fieldSep)},
 		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
@@ -99,6 +128,7 @@ type lookData struct {
 	complete bool // the last marker was printed: panes and clients are all there
 	panes    []panestate.Pane
 	bad      []string // rows that could not be read
+	unmarked []string // panes holding taw's options without panestate.OptHeld
 	clients  []Client
 	settings map[string]string
 }
@@ -141,6 +171,11 @@ func parseLook(out, nonce string) lookData {
 				d.bad = append(d.bad, line)
 				continue
 			}
+			if p.Options[panestate.OptHeld] == "" && !panestate.HeldNothing(p.Options) {
+				d.unmarked = append(d.unmarked, p.ID)
+			}
+			// The mark is no part of the record: a pane read for a write has none.
+			delete(p.Options, panestate.OptHeld)
 			options[p.ID] = p.Options
 		case 1:
 			if c, ok := parseClient(line); ok {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 func TestParseClient(t *testing.T) {
@@ -114,8 +115,11 @@ func TestParseLookJoinsOptionsToPanes(t *testing.T) {
 	opts := make([]string, len(lookOptions.Names()))
 	opts[0] = "%2"
 	for i, n := range lookOptions.Names() {
-		if n == panestate.OptName {
+		switch n {
+		case panestate.OptName:
 			opts[i] = "claude"
+		case panestate.OptHeld:
+			opts[i] = "1"
 		}
 	}
 	out := strings.Join([]string{
@@ -134,12 +138,54 @@ func TestParseLookJoinsOptionsToPanes(t *testing.T) {
 	if agent.Agent() != "claude" || plain.Agent() != "" {
 		t.Errorf("agents %q and %q, want \"\" and claude", plain.Agent(), agent.Agent())
 	}
+	if _, ok := agent.Options[panestate.OptHeld]; ok {
+		t.Errorf("the mark is among the options, so a write's fresh read never equals the look's")
+	}
 	for _, p := range d.panes {
-		if len(p.Options) != len(panestate.Options) {
-			t.Errorf("pane %s has %d options, want all %d", p.ID, len(p.Options), len(panestate.Options))
+		for _, o := range panestate.Options {
+			if _, ok := p.Options[o]; !ok {
+				t.Errorf("pane %s lacks option %s: it cannot be written", p.ID, o)
+			}
 		}
 	}
-	if got := lookOptions.ListCmd(""); got[2] != "-f" || !strings.Contains(got[3], panestate.OptName) {
-		t.Errorf("the options list is not filtered on taw's options: %q", got)
+}
+
+// A look reads the options of the marked panes; the first look and every fullEvery-th read those
+// of every pane that holds any of taw's, marked or not, and name the ones to mark.
+func TestLookReadsMarkedPanesAndFullLooksFindTheUnmarked(t *testing.T) {
+	filter := func(cmds []tmux.Cmd) string {
+		if c := cmds[2]; len(c) > 3 && c[2] == "-f" {
+			return c[3]
+		}
+		return ""
+	}
+	if got := filter(lookCmds("n", false)); got != "#{!=:#{"+panestate.OptHeld+"},}" {
+		t.Errorf("a look's options filter = %q, want the mark alone", got)
+	}
+	full := filter(lookCmds("n", true))
+	for _, o := range []string{panestate.OptName, panestate.OptRestored, panestate.OptResume, panestate.OptDone, panestate.OptSeq} {
+		if !strings.Contains(full, "#{"+o+"}") {
+			t.Errorf("a full look's filter %q does not test %s", full, o)
+		}
+	}
+	opts := func(id string, set map[string]string) string {
+		vals := make([]string, len(lookOptions.Names()))
+		vals[0] = id
+		for i, n := range lookOptions.Names() {
+			vals[i] += set[n]
+		}
+		return strings.Join(vals, fieldSep)
+	}
+	out := strings.Join([]string{
+		"taw-options-n",
+		opts("%1", map[string]string{panestate.OptName: "claude", panestate.OptHeld: "1"}),
+		opts("%2", map[string]string{panestate.OptRestored: "5"}),
+		opts("%3", map[string]string{panestate.OptHeld: "1"}), // held once, nothing now
+		"taw-clients-n",
+		"taw-settings-n\x1f\x1f",
+		"",
+	}, "\n")
+	if d := parseLook(out, "n"); !reflect.DeepEqual(d.unmarked, []string{"%2"}) {
+		t.Errorf("unmarked = %q, want only %%2", d.unmarked)
 	}
 }
