@@ -141,9 +141,6 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		// Only a hot pane that closed in between may fail the call after the panes were listed.
 		return nil, st, err
 	}
-	if len(data.unmarked) > 0 {
-		st.TmuxCalls += w.mark(ctx, data.unmarked)
-	}
 	early, _ := parseCaptures(out, w.nonce)
 	now := w.cfg.Now()
 	for _, row := range data.bad {
@@ -170,8 +167,8 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 			brief = append(brief, i)
 		}
 	}
-	if len(brief) > 0 {
-		st.TmuxCalls += w.fillBrief(ctx, data.panes, brief)
+	if len(brief) > 0 || len(data.unmarked) > 0 {
+		st.TmuxCalls += w.catchUp(ctx, data.panes, brief, data.unmarked)
 	}
 	for _, p := range data.panes {
 		m := w.memo[p.ID]
@@ -263,19 +260,23 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	return look, st, nil
 }
 
-// fillBrief reads whole the rows of the panes at idx whose look gave only their brief fields:
-// panes where an agent was just named, or whose options something else set, before they are
-// marked. A pane that closed in between keeps its brief row; the look goes on without its title,
-// size and place.
-func (w *Watcher) fillBrief(ctx context.Context, panes []panestate.Pane, idx []int) int {
+// catchUp is one call for the panes a look found short of the mark: it reads whole the rows of
+// the panes at idx whose look gave only their brief fields (panes where an agent was just named,
+// or whose options something else set), and sets panestate.OptHeld on the panes holding taw's
+// options without it, so the looks to come read them. A pane that closed in between stops tmux's
+// command list: the panes after it keep their brief rows, and are marked at the next full look.
+func (w *Watcher) catchUp(ctx context.Context, panes []panestate.Pane, idx []int, unmarked []string) int {
 	prefix := "taw-row-" + w.nonce + fieldSep
-	cmds := make([]tmux.Cmd, len(idx))
-	for j, i := range idx {
-		cmds[j] = tmux.Cmd{"display-message", "-p", "-t", panes[i].ID, prefix + lookFields.FullFormat()}
+	cmds := make([]tmux.Cmd, 0, len(idx)+len(unmarked))
+	for _, i := range idx {
+		cmds = append(cmds, tmux.Cmd{"display-message", "-p", "-t", panes[i].ID, prefix + lookFields.FullFormat()})
+	}
+	for _, id := range unmarked {
+		cmds = append(cmds, panestate.HeldCmd(id))
 	}
 	out, err := w.cfg.Client.Run(ctx, cmds...)
 	if err != nil {
-		w.logf("read the rows of newly named agents: %v", err)
+		w.logf("read and mark panes short of the mark: %v", err)
 	}
 	full := map[string]panestate.Pane{}
 	for _, line := range strings.Split(out, "\n") {
@@ -289,20 +290,6 @@ func (w *Watcher) fillBrief(ctx context.Context, panes []panestate.Pane, idx []i
 		if p, ok := full[panes[i].ID]; ok {
 			panes[i] = p.WithOptions(panes[i].Options)
 		}
-	}
-	return 1
-}
-
-// mark sets panestate.OptHeld on panes that hold taw's options without it, so the looks to come
-// read their options. A pane that closed in between stops tmux's command list: the others are
-// marked at the next full look.
-func (w *Watcher) mark(ctx context.Context, ids []string) int {
-	cmds := make([]tmux.Cmd, len(ids))
-	for i, id := range ids {
-		cmds[i] = panestate.HeldCmd(id)
-	}
-	if _, err := w.cfg.Client.Run(ctx, cmds...); err != nil {
-		w.logf("mark panes holding taw's options: %v", err)
 	}
 	return 1
 }

@@ -42,7 +42,7 @@ func newNonce() string {
 // holds nothing of taw's (most panes of a server) gives only what a look needs of it: its process
 // and whether it is dead for the probe, its window's last activity for the content, and its
 // window and session for the status line's rollups. The rest is Held: only the marked panes'
-// rows carry it, and a pane where an agent has just been named is read whole (fillBrief).
+// rows carry it, and a pane where an agent has just been named is read whole (catchUp).
 var lookFields = func() panestate.Selection {
 	brief := map[string]bool{"pane_id": true, "pane_pid": true, "pane_dead": true, "window_activity": true, "window_id": true, "session_id": true}
 	var s panestate.Selection
