@@ -22,12 +22,13 @@ import (
 // that names the agent of every pane and captures every pane at every look. The watcher runs in
 // this process, so its CPU is this process's plus its tmux clients' (getrusage self + children);
 // the tmux server's CPU is measured from /proc, less what it spends with no looks at all, and
-// shown in a second line. Both watchers look every watchSpacing.
+// shown in a second line. Both watchers look every watchSpacing; each look is measured on its own
+// and the figures are medians.
 
 const (
-	watchLooks   = 16
+	watchLooks   = 17
 	watchSpacing = 500 * time.Millisecond // twice as often as the default interval: the worse case
-	naiveLooks   = 6
+	naiveLooks   = 9
 )
 
 // fakeAgent paints a Claude Code screen; with "working" it repaints its timer every second.
@@ -175,11 +176,11 @@ func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error
 			Baseline: "naive's server share", BaseVal: Ms(naiveServer), Goal: "half of 15 ms (issue 18's figure)"})
 		// Back to back, with no sleep between: what a look costs the server beside the least any
 		// call costs it (one pane id per pane), both without waking from a sleep first.
-		_, warmLook, err := cpuPerLook(spid, watchLooks, func() error { _, _, err := w.Look(ctx); return err })
+		warmLook, err := serverCPUBackToBack(spid, watchLooks, func() error { _, _, err := w.Look(ctx); return err })
 		if err != nil {
 			return nil, err
 		}
-		_, warmFloor, err := cpuPerLook(spid, watchLooks, func() error {
+		warmFloor, err := serverCPUBackToBack(spid, watchLooks, func() error {
 			_, err := c.Run(ctx, tmux.Cmd{"list-panes", "-a", "-F", "#{pane_id}"})
 			return err
 		})
@@ -215,21 +216,39 @@ func naiveLook(ctx context.Context, c *tmux.Client, rules *detect.Rules) error {
 	return nil
 }
 
-// cpuPerLook runs look n times and returns the median-free mean CPU time per look of this
-// process and its children (the tmux clients), and of the tmux server.
+// cpuPerLook runs look n times and returns the median CPU time per look of this process and its
+// children (the tmux clients), and of the tmux server, each look measured on its own: a stray
+// garbage collection or a burst of the agents' output moves one sample, not the figure. Each
+// look must include a sleep: the server's clock in /proc moves when it sleeps (or at a
+// scheduler tick), so it is up to date only then.
 func cpuPerLook(serverPID, n int, look func() error) (self, server time.Duration, err error) {
-	s0, c0 := rusage()
-	srv0 := procCPU(serverPID)
+	selfs := make([]time.Duration, 0, n)
+	servers := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
+		s0, c0 := rusage()
+		srv0 := procCPU(serverPID)
 		if err := look(); err != nil {
 			return 0, 0, err
 		}
+		s1, c1 := rusage()
+		srv1 := procCPU(serverPID)
+		selfs = append(selfs, (s1-s0)+(c1-c0))
+		servers = append(servers, srv1-srv0)
 	}
-	s1, c1 := rusage()
-	srv1 := procCPU(serverPID)
-	self = ((s1 - s0) + (c1 - c0)) / time.Duration(n)
-	server = (srv1 - srv0) / time.Duration(n)
-	return self, server, nil
+	return medianDuration(selfs), medianDuration(servers), nil
+}
+
+// serverCPUBackToBack is the tmux server's mean CPU time per call over n calls made back to back.
+// A mean, not a median: between two such calls the server never sleeps, so its clock in /proc
+// moves only at scheduler ticks, a few milliseconds apart, and most single calls would read 0.
+func serverCPUBackToBack(serverPID, n int, call func() error) (time.Duration, error) {
+	srv0 := procCPU(serverPID)
+	for i := 0; i < n; i++ {
+		if err := call(); err != nil {
+			return 0, err
+		}
+	}
+	return (procCPU(serverPID) - srv0) / time.Duration(n), nil
 }
 
 func rusage() (self, children time.Duration) {
