@@ -54,8 +54,9 @@ func setupServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
+	env.Values[scriptT{}] = env.T()
 	// $WORK can be longer than a socket path may be, so the socket lives under a short folder.
-	sockDir, err := os.MkdirTemp("/tmp", "tawt")
+	sockDir, err := os.MkdirTemp("", "tawt")
 	if err != nil {
 		return err
 	}

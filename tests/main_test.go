@@ -13,10 +13,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/taw-tmux/taw/helper/cli"
+	"github.com/taw-tmux/taw/tests/testrun"
 )
 
-// TestMain makes the programs a script can run: taw, and the stand-ins.
+// TestMain makes the programs a script can run (taw, and the stand-ins) and keeps every server
+// and folder the tests make under one run folder, removed however the run ends.
 func TestMain(m *testing.M) {
+	testrun.Begin()
 	programs := map[string]func(){
 		"taw": func() { os.Exit(cli.Main(cli.System())) },
 	}

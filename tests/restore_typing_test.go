@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/taw-tmux/taw/tests/testrun"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,14 +22,14 @@ import (
 
 // typingShells are the shells a restore types into, each started the way a pane starts one.
 // .ci/run installs them from Debian.
-var typingShells = []struct{ name, prog string }{
-	{"bash", "bash"},
-	{"zsh", "zsh"},
-	{"fish", "fish"},
-	{"dash", "dash"},
-	{"sh", "sh"},
-	{"ksh", "ksh93"},
-	{"mksh", "mksh"},
+var typingShells = []struct{ name, prog, pkg string }{
+	{"bash", "bash", "bash"},
+	{"zsh", "zsh", "zsh"},
+	{"fish", "fish", "fish"},
+	{"dash", "dash", "dash"},
+	{"sh", "sh", "dash"},
+	{"ksh", "ksh93", "ksh"},
+	{"mksh", "mksh", "mksh"},
 }
 
 // TestRestoreTypingIntoRealShells types commands the resume rules accept into each real shell in
@@ -69,7 +69,7 @@ func TestRestoreTypingIntoRealShells(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sock, err := os.MkdirTemp("/tmp", "tawty")
+	sock, err := os.MkdirTemp("", "tawty")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +87,7 @@ func TestRestoreTypingIntoRealShells(t *testing.T) {
 
 	for _, sh := range typingShells {
 		t.Run(sh.name, func(t *testing.T) {
-			path, err := exec.LookPath(sh.prog)
-			if err != nil {
-				t.Fatalf("%s is not installed: the typing test needs it (apt-get install zsh fish dash ksh mksh)", sh.prog)
-			}
+			path := testrun.Program(t, sh.prog, sh.pkg)
 			out := filepath.Join(dir, sh.name+".argv")
 			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home, "TERM=screen", "LANG=C.UTF-8", "ARGDUMP_OUT=" + out}
 			if sh.prog == "mksh" || sh.prog == "ksh93" {

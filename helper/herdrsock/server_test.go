@@ -30,7 +30,7 @@ func call(t *testing.T, path, line string) (answer string, closed bool) {
 }
 
 func TestServe(t *testing.T) {
-	dir, err := os.MkdirTemp("/tmp", "hs")
+	dir, err := os.MkdirTemp("", "hs")
 	if err != nil {
 		t.Fatal(err)
 	}

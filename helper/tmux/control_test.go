@@ -34,7 +34,7 @@ func controlServer(t *testing.T) (*Client, *Control, *collected) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed: these tests need a real tmux server")
 	}
-	dir, err := os.MkdirTemp("/tmp", "tmxc")
+	dir, err := os.MkdirTemp("", "tmxc")
 	if err != nil {
 		t.Fatal(err)
 	}

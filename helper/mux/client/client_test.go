@@ -15,7 +15,7 @@ import (
 // scriptedPeer answers the handshake on a real socket, then plays back frames for the test.
 func scriptedPeer(t *testing.T, after func(nc net.Conn)) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "tmxc")
+	dir, err := os.MkdirTemp("", "tmxc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/taw-tmux/taw/tests/testrun"
 	"net"
 	"os"
 	"os/exec"
@@ -54,7 +55,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	end := testrun.Begin()
+	code := m.Run()
+	end()
+	os.Exit(code)
 }
 
 // startDaemon runs a real daemon on a real socket, with panes on a tmux server of its own.
@@ -64,7 +68,7 @@ func startDaemon(t testing.TB) *testDaemon {
 	if err != nil {
 		t.Fatal("tmux is not installed: these tests need a real tmux server")
 	}
-	dir, err := os.MkdirTemp("/tmp", "tmxd")
+	dir, err := os.MkdirTemp("", "tmxd")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/taw-tmux/taw/tests/testrun"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	end := testrun.Begin()
+	code := m.Run()
+	end()
+	os.Exit(code)
 }
 
 // TestRelay is the Relay of a host in these tests: this test binary.
@@ -37,7 +41,7 @@ func startHostWith(t testing.TB, relay []string) *Host {
 	if err != nil {
 		t.Fatal("tmux is not installed: these tests need a real tmux server")
 	}
-	dir, err := os.MkdirTemp("/tmp", "tmxh")
+	dir, err := os.MkdirTemp("", "tmxh")
 	if err != nil {
 		t.Fatal(err)
 	}

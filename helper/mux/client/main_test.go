@@ -1,0 +1,17 @@
+package client
+
+import (
+	"os"
+	"testing"
+
+	"github.com/taw-tmux/taw/tests/testrun"
+)
+
+// TestMain keeps every tmux server and folder the tests make under one run folder, removed
+// however the run ends.
+func TestMain(m *testing.M) {
+	end := testrun.Begin()
+	code := m.Run()
+	end()
+	os.Exit(code)
+}
