@@ -74,6 +74,9 @@ func start() (func(), error) {
 		return nil, fmt.Errorf("start the cleanup watchdog: %w", err)
 	}
 	r.Close()
+	// The pipe's end stays reachable for the life of the process: were it collected, its
+	// finalizer would close it and the watchdog would clean up under the running tests.
+	held = w
 	os.Setenv(rootEnv, root)
 	os.Setenv("TMPDIR", root)
 	os.Setenv("TMUX_TMPDIR", root)
@@ -82,6 +85,9 @@ func start() (func(), error) {
 		_ = dog.Wait()
 	}, nil
 }
+
+// held is the watchdog's pipe, open until the process ends or end closes it.
+var held *os.File
 
 // watch waits for the test binary to end, then ends every tmux server under root, every process
 // still working in it, and removes it.
