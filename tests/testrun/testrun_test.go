@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -58,24 +57,45 @@ func TestSweepEndsServersAndProcesses(t *testing.T) {
 	}
 }
 
-// The watchdog's pipe stays open through garbage collections: a collected pipe would close and
-// set the watchdog cleaning up under the running tests.
-func TestHeldPipeOutlivesCollection(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
+// TestMain runs these tests under a run folder and its watchdog, leaving Begin's end unused, as
+// a TestMain that ends through testscript.Main does.
+func TestMain(m *testing.M) {
+	Begin()
+	os.Exit(m.Run())
+}
+
+// The run folder and its servers outlast garbage collections: the watchdog's pipe, were it
+// collected, would close and set the cleanup going under the running tests.
+func TestRunFolderOutlivesCollection(t *testing.T) {
+	root := os.Getenv(rootEnv)
+	if root == "" {
+		t.Fatal("Begin made no run folder")
 	}
-	defer r.Close()
-	saved := held
-	held = w
-	defer func() { held = saved; w.Close() }()
+	start := exec.Command("tmux", "-L", "kept", "-f", "/dev/null", "new-session", "-d")
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("start tmux: %v: %s", err, out)
+	}
+	defer exec.Command("tmux", "-L", "kept", "kill-server").Run()
+	// Finalizers run one after another: once this one has run, so has any the collection
+	// queued before it, a dropped pipe's among them.
+	finalized := make(chan struct{})
+	marker := new([64]byte)
+	runtime.SetFinalizer(marker, func(*[64]byte) { close(finalized) })
+	marker = nil
 	runtime.GC()
 	runtime.GC()
-	if err := syscall.SetNonblock(int(r.Fd()), true); err != nil {
-		t.Fatal(err)
+	select {
+	case <-finalized:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no finalizer ran within 10s")
 	}
-	buf := make([]byte, 1)
-	if _, err := syscall.Read(int(r.Fd()), buf); err != syscall.EAGAIN {
-		t.Errorf("reading the pipe gave %v, want EAGAIN: its writer was closed", err)
+	// A watchdog set going cleans up within milliseconds: watch for it for a second.
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(root); err != nil {
+			t.Fatalf("the run folder went while the tests run: %v", err)
+		}
+		if err := exec.Command("tmux", "-L", "kept", "list-sessions").Run(); err != nil {
+			t.Fatalf("the server under the run folder ended while the tests run: %v", err)
+		}
 	}
 }
