@@ -22,6 +22,7 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		panestate.ListCmd(rowMark+"P"+fieldSep),
 		tmux.Cmd{"display-message", "-p", rowMark + "O" + fieldSep + strings.Join([]string{
 			"#{" + SettingRestorePrograms + "}", "#{" + SettingResurrectProcesses + "}", "#{default-shell}", "#{default-command}",
+			"#{" + SettingRestoreVimSessions + "}",
 		}, fieldSep)},
 	)
 	if err != nil {
@@ -46,9 +47,10 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 			}
 			live.Panes = append(live.Panes, p)
 		case "O":
-			if f := strings.Split(rest, fieldSep); len(f) == 4 {
+			if f := strings.Split(rest, fieldSep); len(f) == 5 {
 				live.Programs = ParsePrograms(f[0], f[1])
 				live.Shell, live.ShellCommand = f[2], f[3]
+				live.VimSessions = isOn(f[4])
 			}
 		}
 	}
