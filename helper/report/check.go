@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -40,6 +41,20 @@ func CheckOptionalText(v string, max int) (string, error) {
 	}
 	return CheckText(v, max)
 }
+
+// CheckSession is CheckOptionalText for an agent's session id or path, which a restore types into
+// the agent's resume command after an option (claude --resume <id>): one starting with - would be
+// read as an option instead (--dangerously-skip-permissions), so it is refused.
+func CheckSession(v string, max int) (string, error) {
+	t, err := CheckOptionalText(v, max)
+	if err == nil && strings.HasPrefix(t, "-") {
+		return "", fmt.Errorf("%w: the agent would read it as an option", ErrSessionDash)
+	}
+	return t, err
+}
+
+// ErrSessionDash: a session id or path starts with -.
+var ErrSessionDash = errors.New("starts with -")
 
 // Printable is s with its invalid UTF-8 dropped and each control character (a newline, a tab,
 // an escape) made a space, so it cannot break a line or reach a terminal as a command.
