@@ -147,12 +147,20 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // run is a call through a tmux client of its own, for what must run as one command list. Each
-// argument is checked first: none reaches tmux split.
+// argument is checked first: none reaches tmux split. The call waits as long as the request it
+// serves may (its context's deadline), not the client's fixed patience: a burst of calls to a
+// busy server each waits its turn.
 func (h *Host) run(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
 	if err := checkCmds(cmds); err != nil {
 		return "", err
 	}
-	return h.cfg.Tmux.Run(ctx, cmds...)
+	c := h.cfg.Tmux
+	if deadline, ok := ctx.Deadline(); ok {
+		bounded := *c
+		bounded.Timeout = max(time.Until(deadline), time.Millisecond)
+		c = &bounded
+	}
+	return c.Run(ctx, cmds...)
 }
 
 // checkCmds refuses commands with an argument tmux would split.
@@ -363,12 +371,15 @@ func (o *outputPipe) wait(ctx context.Context) error {
 	if o.file != nil {
 		return nil
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+	}
 	select {
 	case o.file = <-o.ch:
 		return nil
 	case <-ctx.Done():
-		return errNoRelay
-	case <-time.After(10 * time.Second):
 		return errNoRelay
 	}
 }
