@@ -281,7 +281,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		// tmux hands a lone argument to a shell; exec keeps the program's pid the pane's.
 		argv = []string{"exec " + shellquote.Quoted(spec.Program)}
 	}
-	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Literal(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
+	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Value(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
 	for _, kv := range spec.Env {
 		create = append(create, "-e", kv[0]+"="+kv[1])
 	}
