@@ -20,10 +20,11 @@ import (
 
 // muxDaemon is a real `taw mux serve` with a tmux server of its own, for a Go test.
 type muxDaemon struct {
-	socket string
-	tmux   string // the -L name of the daemon's tmux server
-	cmd    *exec.Cmd
-	exited chan struct{}
+	socket  string
+	tmux    string // the -L name of the daemon's tmux server
+	tmuxPid int    // that server's process, which the test makes sure ends
+	cmd     *exec.Cmd
+	exited  chan struct{}
 }
 
 // startMux starts the daemon in a private folder and waits (bounded) until it answers.
@@ -50,11 +51,29 @@ func startMux(t *testing.T) *muxDaemon {
 	}
 	go func() { _ = m.cmd.Wait(); close(m.exited) }()
 	t.Cleanup(func() {
-		// Whatever the test did to it, nothing is left running.
+		// Whatever the test did to it, nothing is left running: the daemon is asked to end as a
+		// client would, then made to; its tmux server, stopped and resumed by a test, may have
+		// missed its lifeline's end, so it goes by its pid.
 		m.thaw()
-		_ = m.cmd.Process.Kill()
-		<-m.exited
+		if c, err := client.Dial(m.socket, "cleanup", time.Second); err == nil {
+			_, _ = c.Send(&wire.OpKillServer{})
+			c.Close()
+		}
+		select {
+		case <-m.exited:
+		case <-time.After(5 * time.Second):
+			_ = m.cmd.Process.Kill()
+			<-m.exited
+		}
 		_ = exec.Command("tmux", "-L", m.tmux, "kill-server").Run()
+		if m.tmuxPid > 0 {
+			if _, ok := waitUntil(5*time.Second, 20*time.Millisecond, func() (bool, string) {
+				return syscall.Kill(m.tmuxPid, 0) != nil, "still running"
+			}); !ok {
+				t.Logf("the daemon's tmux server %d outlived it by 5s: killed", m.tmuxPid)
+				_ = syscall.Kill(m.tmuxPid, syscall.SIGKILL)
+			}
+		}
 	})
 	if _, ok := waitUntil(30*time.Second, 50*time.Millisecond, func() (bool, string) {
 		c, err := client.Dial(m.socket, "test", time.Second)
@@ -66,6 +85,7 @@ func startMux(t *testing.T) *muxDaemon {
 	}); !ok {
 		t.Fatal("taw mux serve did not answer within 30s")
 	}
+	m.tmuxPid = m.tmuxPID(t)
 	return m
 }
 
@@ -105,8 +125,8 @@ func spawnOp(id string) *wire.OpSpawn {
 }
 
 // TestMuxKillServerEndsTheDaemon: KillServer ends the daemon at once, whatever its connections
-// do and even with its tmux server stopped: the socket goes and the process exits within a
-// couple of seconds. The connections: some that never said Hello (half of them mid-frame), one
+// do and even with its tmux server stopped: the socket goes, the process exits within a couple
+// of seconds, and its tmux server does not outlive it. The connections: some that never said Hello (half of them mid-frame), one
 // that shook hands and reads nothing, and one that spawned 60 panes, subscribed to them, killed
 // them and hung up without reading.
 func TestMuxKillServerEndsTheDaemon(t *testing.T) {
@@ -177,6 +197,12 @@ func TestMuxKillServerEndsTheDaemon(t *testing.T) {
 		t.Logf("the daemon exited %s after KillServer", time.Since(sent).Round(10*time.Millisecond))
 	case <-time.After(limit - time.Since(sent)):
 		t.Fatalf("the daemon still runs %s after KillServer", limit)
+	}
+	// Its tmux server, stopped when the daemon went, went with it.
+	if _, ok := waitUntil(limit, 20*time.Millisecond, func() (bool, string) {
+		return syscall.Kill(m.tmuxPid, 0) != nil, "still running"
+	}); !ok {
+		t.Fatalf("the daemon's tmux server %d outlived it", m.tmuxPid)
 	}
 	// Its reply was written before the connection closed.
 	killer.SetDeadline(time.Now().Add(5 * time.Second))

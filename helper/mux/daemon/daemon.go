@@ -138,6 +138,7 @@ func (d *Daemon) Shutdown() {
 		select {
 		case <-hostDone:
 		case <-ctx.Done():
+			d.cfg.Host.Abandon() // its tmux server, unanswering, must not outlive the daemon
 		}
 		d.connsMu.Lock()
 		var draining []*conn

@@ -46,6 +46,9 @@ type Host struct {
 	ctl     *tmux.Control
 	starter tmux.Client // the client that starts the control client
 	relays  *relays     // nil without a Relay
+	// serverPID is the own tmux server's process (0 when borrowed or unknown): a shutdown that
+	// finds it not answering ends it by signal, so it never outlives the daemon.
+	serverPID int
 
 	mu    sync.Mutex
 	next  int    // the next window index
@@ -137,6 +140,11 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h.ctl = ctl
+	if cfg.Own {
+		if out, err := h.call(ctx, tmux.Cmd{"display-message", "-p", "#{pid}"}); err == nil {
+			h.serverPID, _ = strconv.Atoi(strings.TrimSpace(out))
+		}
+	}
 	if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
 		ctl.Close()
 		f.Close()
@@ -585,7 +593,9 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 		p.close()
 	}
 	if h.cfg.Own {
-		_, _ = h.run(ctx, tmux.Cmd{"kill-server"})
+		if _, err := h.run(ctx, tmux.Cmd{"kill-server"}); err != nil && !tmux.IsServerGone(err) {
+			h.Abandon()
+		}
 	} else {
 		_, _ = h.run(ctx, tmux.Cmd{"kill-session", "-t", Session})
 	}
@@ -597,6 +607,15 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 	}
 	h.lifeline.Close()
 	os.RemoveAll(h.cfg.RunDir)
+}
+
+// Abandon ends the own tmux server by signal, for a shutdown that could not end it in time: a
+// server that does not answer (stopped, or wedged) would otherwise outlive the daemon. A borrowed
+// server is never touched.
+func (h *Host) Abandon() {
+	if h.cfg.Own && h.serverPID > 1 {
+		_ = syscall.Kill(h.serverPID, syscall.SIGKILL)
+	}
 }
 
 // deadWithoutStatus says whether a list of "%N dead status" lines holds a dead pane with no exit
