@@ -44,7 +44,18 @@ func Params() testscript.Params {
 		UpdateScripts:       os.Getenv("TAW_UPDATE") != "",
 		Setup:               setupServer,
 		Cmds:                commands,
+		Condition:           condition,
 	}
+}
+
+// condition answers the scripts' own conditions: [root], that the test runs as root (and so can
+// act as a second user with setpriv).
+func condition(cond string) (bool, error) {
+	switch cond {
+	case "root":
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // setupServer gives the script a tmux server of its own and the environment a pane would have:

@@ -29,9 +29,31 @@ func Main(f *Factory) int {
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return ExitInterrupted
 	}
-	e := AsError(err)
+	e := AsError(helpTopicError(err, f.Args))
 	writeError(f.IO.ErrOut, e)
 	return e.Exit
+}
+
+// helpTopicError is a usage error for urfave/cli's answer to `taw <group> help <word>` naming no
+// verb of the group (its own error has no code, and would read as a bug in taw).
+func helpTopicError(err error, args []string) error {
+	var exit cli.ExitCoder
+	if !errors.As(err, &exit) || !strings.HasPrefix(err.Error(), "No help topic for ") {
+		return err
+	}
+	var path []string
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "help":
+			i = len(args)
+		case a == "-L" || a == "-S":
+			i++ // the server's name or path
+		case !strings.HasPrefix(a, "-"):
+			path = append(path, a)
+		}
+	}
+	group := strings.Join(append([]string{"taw"}, path...), " ")
+	return UsageErrorf("no help topic %s for %s: run '%s --help' for the list", strings.TrimPrefix(err.Error(), "No help topic for "), group, group)
 }
 
 // NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own

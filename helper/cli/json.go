@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/taw-tmux/taw/helper/ctrl"
 )
 
 // marshalJSON is compact JSON without HTML escaping: < > & stay as they are in messages and
@@ -24,12 +26,12 @@ func marshalJSON(v any) ([]byte, error) {
 // escapeRawControls escapes the control characters encoding/json leaves as they are; they occur
 // only inside JSON strings, where a \u escape means the same.
 func escapeRawControls(b []byte) []byte {
-	if !bytes.ContainsFunc(b, func(r rune) bool { return r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+	if !bytes.ContainsFunc(b, raw) {
 		return b
 	}
 	var out bytes.Buffer
 	for _, r := range string(b) {
-		if r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if raw(r) {
 			fmt.Fprintf(&out, `\u%04x`, r)
 			continue
 		}
@@ -37,6 +39,9 @@ func escapeRawControls(b []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// raw: DEL, C1 and the direction marks, which encoding/json writes as they are (it escapes C0).
+func raw(r rune) bool { return r >= 0x20 && ctrl.Unsafe(r) }
 
 // visibleText is text for a terminal with every control character (but newlines) and every
 // invisible format character shown as an escape, so a process's argv or a pane's title cannot
@@ -49,7 +54,7 @@ func visibleText(s string) string {
 			b.WriteRune(r)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
+		case ctrl.Unsafe(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)

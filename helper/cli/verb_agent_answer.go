@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
@@ -68,8 +69,8 @@ func checkTypedText(s string, limit int) error {
 		return Errorf(CodeInvalidArgument, "the text is empty")
 	case len(s) > limit:
 		return Errorf(CodeInvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
-	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }):
-		return Errorf(CodeInvalidArgument, "the text holds a control character; send plain text")
+	case ctrl.HasExcept(s, "\n\t"):
+		return Errorf(CodeInvalidArgument, "the text holds a control character (C0, DEL or C1) or a mark that changes text's direction; send plain text")
 	}
 	return nil
 }

@@ -179,7 +179,9 @@ func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action
 	rep.Verb, rep.State = report.ReportAgent, act.State
 	msg := cleanMessage(act.Message)
 	rep.Message = &msg
-	if sid, err := checkText(flagSessionID, act.SessionID, maxSessionIDBytes); err == nil {
+	// A session id that starts with - would become an option of the resume command: the report
+	// keeps no session then (a hook never fails the agent).
+	if sid, err := checkText(flagSessionID, act.SessionID, maxSessionIDBytes); err == nil && !strings.HasPrefix(sid, "-") {
 		rep.SessionID = &sid
 		if act.SessionStart != "" {
 			if start, err := checkText(flagSessionStart, act.SessionStart, maxSessionStartBytes); err == nil {

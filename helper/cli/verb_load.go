@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
@@ -104,6 +105,11 @@ func (f *Factory) unload(c *cli.Context) error {
 func loadRun(ctx context.Context, l *loadContext) error {
 	var failed, warnings []string
 	warnings = append(warnings, l.Settings.Problems()...)
+	// A runtime folder someone else planted would silence every report: say it, and where taw
+	// keeps its files instead.
+	if p := filelock.RuntimeProblem(l.F.Getenv, ""); p != "" {
+		warnings = append(warnings, p)
+	}
 	hooks := map[string][]string{}
 	var keys []tmuxconf.Binding
 	for _, s := range loadSteps {

@@ -121,10 +121,10 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 		}
 		rep.Seq = &n
 	}
-	if rep.SessionID, err = optionalText(c, flagSessionID, maxSessionIDBytes); err != nil {
+	if rep.SessionID, err = optionalSession(c, flagSessionID, maxSessionIDBytes); err != nil {
 		return nil, err
 	}
-	if rep.SessionPath, err = optionalText(c, flagSessionPath, maxSessionPathBytes); err != nil {
+	if rep.SessionPath, err = optionalSession(c, flagSessionPath, maxSessionPathBytes); err != nil {
 		return nil, err
 	}
 	if rep.SessionStart, err = optionalText(c, flagSessionStart, maxSessionStartBytes); err != nil {
@@ -147,6 +147,18 @@ func optionalText(c *cli.Context, flag string, max int) (*string, error) {
 		return nil, nil
 	}
 	t, err := report.CheckOptionalText(c.String(flag), max)
+	if err != nil {
+		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
+	}
+	return &t, nil
+}
+
+// optionalSession is optionalText for a session id or path (report.CheckSession).
+func optionalSession(c *cli.Context, flag string, max int) (*string, error) {
+	if !c.IsSet(flag) {
+		return nil, nil
+	}
+	t, err := report.CheckSession(c.String(flag), max)
 	if err != nil {
 		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
 	}

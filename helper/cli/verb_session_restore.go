@@ -116,7 +116,8 @@ func restoreDocument(ctx context.Context, f *Factory, doc *session.Document, wai
 		return session.Result{}, err
 	}
 	plan := session.PlanRestore(doc, live, session.PlanOptions{
-		ResumeAgents: cfg.Session.ResumeAgentsOnRestore, Programs: live.Programs, HasFile: fileExists,
+		ResumeAgents: cfg.Session.ResumeAgentsOnRestore, Programs: live.Programs,
+		VimSessions: live.VimSessions, CheckVimSession: func(path string) error { return session.CheckVimSession(path, os.Getuid()) },
 	})
 	for _, p := range problems {
 		plan.Notes = append(plan.Notes, session.Note{Note: "config: " + p.Error()})
@@ -141,10 +142,4 @@ func restoreDocument(ctx context.Context, f *Factory, doc *session.Document, wai
 		r.PaintBin = bin
 	}
 	return r.Restore(ctx, plan)
-}
-
-// fileExists says whether path is a regular file (a directory's Session.vim).
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

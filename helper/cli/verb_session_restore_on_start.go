@@ -104,7 +104,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 	res, err := restoreDocument(ctx, f, doc, onStartPromptWait, nil)
 	if err != nil {
 		if placeholder {
-			_, _ = c.Run(context.WithoutCancel(ctx), tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Literal(first.Name)})
+			_, _ = c.Run(context.WithoutCancel(ctx), tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Value(first.Name)})
 		}
 		return sayOnStart(ctx, c, f, "taw did not restore on start: "+err.Error())
 	}
@@ -114,7 +114,7 @@ func sessionRestoreOnStartRun(ctx context.Context, f *Factory) error {
 			replaced = first.Name
 		}
 	} else if placeholder {
-		_, _ = c.Run(ctx, tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Literal(first.Name)})
+		_, _ = c.Run(ctx, tmux.Cmd{"rename-session", "-t", first.ID, tmuxfmt.Value(first.Name)})
 	}
 	return sayOnStart(ctx, c, f, session.OnStartSummary(session.DefaultName, doc, res, replaced))
 }

@@ -44,7 +44,7 @@ func sessionSaveRun(ctx context.Context, f *Factory, opts *sessionSaveOptions) e
 	}
 	st := sessionStore(f)
 	st.Backups = captured.Backups
-	return writeSave(f, st, opts.Name, captured.Doc, opts.Force, opts.JSON, nil)
+	return writeSave(f, st, opts.Name, captured.Doc, opts.Force, opts.JSON, captured.Notes)
 }
 
 func writeSave(f *Factory, st *session.Store, name string, doc *session.Document, force, asJSON bool, notes []session.Note) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
@@ -210,15 +211,7 @@ func deref(s *string, none string) string {
 }
 
 func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r' || r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return ' ' // DEL and C1 too: U+009B is CSI to some terminals
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-			return -1 // direction overrides would reorder the rest of the table
-		}
-		return r
-	}, s)
+	return ctrl.Printable(s)
 }
 
 // shortDir writes a directory under home as ~/….

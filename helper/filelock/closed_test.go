@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,8 +24,8 @@ func TestRuntimeDir(t *testing.T) {
 	}
 	for _, tt := range tests {
 		getenv := func(k string) string { return tt.env[k] }
-		if got := RuntimeDir(getenv, tt.suffix); got != tt.want {
-			t.Errorf("%s: RuntimeDir = %q, want %q", tt.name, got, tt.want)
+		if got := DefaultRuntimeDir(getenv, tt.suffix); got != tt.want {
+			t.Errorf("%s: DefaultRuntimeDir = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
@@ -68,5 +69,46 @@ func TestClosedDir(t *testing.T) {
 		if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s: left %v, want 0700", rel, fi.Mode().Perm())
 		}
+	}
+}
+
+// A link planted where the runtime folder goes (no XDG_RUNTIME_DIR) is passed over for a private
+// folder no one else could have made first, found again by every later call, and said.
+func TestRuntimeDirFallsBackFromAPlant(t *testing.T) {
+	base := t.TempDir()
+	env := map[string]string{"TMUX_TMPDIR": base}
+	getenv := func(k string) string { return env[k] }
+	def := DefaultRuntimeDir(getenv, "")
+	if got := RuntimeDir(getenv, ""); got != def || RuntimeProblem(getenv, "") != "" {
+		t.Fatalf("with nothing planted: %q %q", got, RuntimeProblem(getenv, ""))
+	}
+	if err := os.Symlink(t.TempDir(), def); err != nil {
+		t.Fatal(err)
+	}
+	got := RuntimeDir(getenv, "")
+	if got == def || filepath.Dir(got) != base {
+		t.Fatalf("RuntimeDir with a planted link = %q", got)
+	}
+	fi, err := os.Lstat(got)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("fallback folder: %v %v", fi, err)
+	}
+	if again := RuntimeDir(getenv, ""); again != got {
+		t.Fatalf("a second call found %q, not %q", again, got)
+	}
+	if p := RuntimeProblem(getenv, ""); !strings.Contains(p, "it is a symbolic link") || !strings.Contains(p, "taw uses "+got+" instead") {
+		t.Fatalf("RuntimeProblem = %q", p)
+	}
+	// Another suffix gets a folder of its own.
+	if h := RuntimeDir(getenv, "-herdr"); h == got || !strings.HasSuffix(h, "-herdr") && h != DefaultRuntimeDir(getenv, "-herdr") {
+		t.Fatalf("RuntimeDir -herdr = %q", h)
+	}
+	// A record pointing anywhere else is not followed.
+	record := runtimeRecord(getenv, "")
+	if err := os.WriteFile(record, []byte(t.TempDir()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if other := RuntimeDir(getenv, ""); other == got || !strings.HasPrefix(other, filepath.Join(base, fmt.Sprintf("taw-%d-", os.Getuid()))) {
+		t.Fatalf("after a bad record: %q", other)
 	}
 }

@@ -24,20 +24,24 @@ func (e *UnsafeError) Error() string {
 // ErrorCode is the stable code of every refusal.
 func (e *UnsafeError) ErrorCode() string { return "unsafe_path" }
 
-// RuntimeDir is the folder of one user's runtime files (locks, sockets): $XDG_RUNTIME_DIR/taw
-// where the session has a runtime folder (private to the user by definition), else
-// taw-<uid><suffix> beside tmux's own socket folder in ${TMUX_TMPDIR:-/tmp}. A relative
-// XDG_RUNTIME_DIR or TMUX_TMPDIR is taken for unset, so every process finds the same folder
-// whatever its working folder.
-func RuntimeDir(getenv func(string) string, suffix string) string {
+// DefaultRuntimeDir is where the folder of one user's runtime files (locks, sockets) goes:
+// $XDG_RUNTIME_DIR/taw where the session has a runtime folder (private to the user by
+// definition), else taw-<uid><suffix> beside tmux's own socket folder in ${TMUX_TMPDIR:-/tmp}. A
+// relative XDG_RUNTIME_DIR or TMUX_TMPDIR is taken for unset, so every process finds the same
+// folder whatever its working folder. RuntimeDir is the folder taw really uses.
+func DefaultRuntimeDir(getenv func(string) string, suffix string) string {
 	if rt := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
 		return filepath.Join(rt, "taw")
 	}
-	base := getenv("TMUX_TMPDIR")
-	if !filepath.IsAbs(base) {
-		base = "/tmp"
+	return filepath.Join(tmpBase(getenv), fmt.Sprintf("taw-%d%s", os.Getuid(), suffix))
+}
+
+// tmpBase is ${TMUX_TMPDIR:-/tmp}, where tmux keeps its socket folder.
+func tmpBase(getenv func(string) string) string {
+	if base := getenv("TMUX_TMPDIR"); filepath.IsAbs(base) {
+		return base
 	}
-	return filepath.Join(base, fmt.Sprintf("taw-%d%s", os.Getuid(), suffix))
+	return "/tmp"
 }
 
 // PrivateDir makes dir, and every missing folder on the way to it, mode 0700, and checks that

@@ -3,6 +3,7 @@ package herdrsock
 import (
 	"bufio"
 	"bytes"
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +20,11 @@ const (
 	readTimeout  = 5 * time.Second
 	writeTimeout = 5 * time.Second
 	callTimeout  = 5 * time.Second
-	maxOpen      = 256 // connections served at once; more wait in the kernel's queue
+	maxOpen      = 256 // requests handled at once; more wait for a turn (each is bounded)
+	// maxWaiting is how many connections may wait for their request line at once. Past it the
+	// one that has waited longest is closed, so idle connections (however many one user opens)
+	// never keep a new one from being read.
+	maxWaiting = 512
 )
 
 // Peer is the process that connected.
@@ -37,6 +42,7 @@ func Serve(ctx context.Context, ln *Listener, h *Handler) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	slots := make(chan struct{}, maxOpen)
+	waiting := &waitQueue{}
 	for {
 		conn, err := ln.AcceptUnix()
 		if err != nil {
@@ -49,18 +55,54 @@ func Serve(ctx context.Context, ln *Listener, h *Handler) error {
 			time.Sleep(20 * time.Millisecond) // out of descriptors, say: let some close
 			continue
 		}
-		slots <- struct{}{}
+		w := waiting.add(conn)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-slots }()
-			serveConn(context.WithoutCancel(ctx), conn, h)
+			defer waiting.remove(w)
+			serveConn(context.WithoutCancel(ctx), conn, h, func() {
+				waiting.remove(w)
+				slots <- struct{}{}
+			}, func() { <-slots })
 		}()
 	}
 }
 
-func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler) {
+// waitQueue holds the connections waiting for their request line, oldest first.
+type waitQueue struct {
+	mu    sync.Mutex
+	conns list.List
+}
+
+// add queues conn, closing the oldest waiting one when there are more than maxWaiting.
+func (q *waitQueue) add(conn *net.UnixConn) *list.Element {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.conns.PushBack(conn)
+	if q.conns.Len() > maxWaiting {
+		oldest := q.conns.Remove(q.conns.Front()).(*net.UnixConn)
+		oldest.Close()
+	}
+	return e
+}
+
+// remove takes e off the queue; one closed for waiting too long is off it already.
+func (q *waitQueue) remove(e *list.Element) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.conns.Remove(e)
+}
+
+// serveConn reads the request line, then takes a turn (take) to handle it and gives it back
+// (give) when done.
+func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler, take, give func()) {
 	defer conn.Close()
+	took := false
+	defer func() {
+		if took {
+			give()
+		}
+	}()
 	id := ""
 	defer func() {
 		if r := recover(); r != nil {
@@ -86,6 +128,8 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return // nothing asked (or nothing within the time): herdr closes without an answer too
 	}
+	take()
+	took = true
 	req, perr := ParseRequest(line)
 	if perr != nil {
 		writeAnswer(conn, answer{ID: req.ID, Error: perr})

@@ -164,10 +164,10 @@ func DecodeReport(method string, params json.RawMessage) (pane string, rep repor
 		}
 	}
 	if rep.Verb != report.ReleaseAgent {
-		if rep.SessionID, e = optional("agent_session_id", p.SessionID, report.MaxSessionIDBytes); e != nil {
+		if rep.SessionID, e = optionalSession("agent_session_id", p.SessionID, report.MaxSessionIDBytes); e != nil {
 			return "", rep, e
 		}
-		if rep.SessionPath, e = optional("agent_session_path", p.SessionPath, report.MaxSessionPathBytes); e != nil {
+		if rep.SessionPath, e = optionalSession("agent_session_path", p.SessionPath, report.MaxSessionPathBytes); e != nil {
 			return "", rep, e
 		}
 	}
@@ -184,6 +184,18 @@ func optional(name string, v *string, max int) (*string, *Error) {
 		return nil, nil
 	}
 	t, err := report.CheckOptionalText(*v, max)
+	if err != nil {
+		return nil, errorf(CodeInvalidRequest, "%s %v", name, err)
+	}
+	return &t, nil
+}
+
+// optionalSession is optional for a session id or path (report.CheckSession).
+func optionalSession(name string, v *string, max int) (*string, *Error) {
+	if v == nil {
+		return nil, nil
+	}
+	t, err := report.CheckSession(*v, max)
 	if err != nil {
 		return nil, errorf(CodeInvalidRequest, "%s %v", name, err)
 	}

@@ -79,6 +79,8 @@ func TestDecodeReport(t *testing.T) {
 		{name: "empty agent", method: "pane.release_agent", params: `{"pane_id":"%calling","source":"s","agent":"  "}`, code: "invalid_agent", msg: "agent is empty"},
 		{name: "control in source", method: "pane.release_agent", params: `{"pane_id":"%calling","source":"a\u0007b","agent":"x"}`, code: CodeInvalidRequest, msg: "source holds a control character"},
 		{name: "long session id", method: "pane.report_agent_session", params: `{"pane_id":"%calling","source":"s","agent":"a","agent_session_id":"` + strings.Repeat("x", 513) + `"}`, code: CodeInvalidRequest, msg: "agent_session_id is 513 bytes long"},
+		{name: "session id that reads as an option", method: "pane.report_agent_session", params: `{"pane_id":"%calling","source":"s","agent":"claude","agent_session_id":"--dangerously-skip-permissions"}`, code: CodeInvalidRequest, msg: "agent_session_id starts with -: the agent would read it as an option"},
+		{name: "session path that reads as an option", method: "pane.report_agent", params: `{"pane_id":"%calling","source":"s","agent":"pi","state":"idle","agent_session_path":" -e x"}`, code: CodeInvalidRequest, msg: "agent_session_path starts with -"},
 		{name: "params not an object", method: "pane.report_agent", params: `[1]`, code: CodeInvalidRequest, msg: "params of pane.report_agent"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,10 @@
 package notify
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/taw-tmux/taw/helper/ctrl"
+)
 
 // Terminal escapes for a desktop notification. Each is written to a client's terminal; a tmux
 // between the client and the terminal passes it on only wrapped (Passthrough).
@@ -13,7 +17,7 @@ func clean(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case ctrl.Unsafe(r):
 		default:
 			b.WriteRune(r)
 		}

@@ -3,6 +3,8 @@ package popup
 import (
 	"strings"
 	"unicode"
+
+	"github.com/taw-tmux/taw/helper/ctrl"
 )
 
 // runeWidth is the number of terminal cells a rune takes: 0 for combining marks and controls, 2
@@ -80,7 +82,7 @@ func clean(s string) string {
 		switch {
 		case r == '\t':
 			return ' '
-		case r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case ctrl.Is(r):
 			return -1
 		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
 			return -1

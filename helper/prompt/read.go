@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/ctrl"
 )
 
 // Read finds the dialog on an agent's screen (plain text, as capture-pane -p prints it), nil
@@ -44,7 +46,7 @@ func sanitize(s string) string {
 		s = strings.ToValidUTF8(s, "")
 	}
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if ctrl.Unsafe(r) {
 			return -1
 		}
 		return r

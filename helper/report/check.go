@@ -1,10 +1,12 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/ctrl"
 )
 
 // Limits on what a report carries besides the contract's own. Every way in (the command line and
@@ -27,8 +29,8 @@ func CheckText(v string, max int) (string, error) {
 		return "", fmt.Errorf("is empty: give a name")
 	case len(t) > max:
 		return "", fmt.Errorf("is %d bytes long, at most %d are allowed", len(t), max)
-	case !utf8.ValidString(t) || strings.IndexFunc(t, unicode.IsControl) >= 0:
-		return "", fmt.Errorf("holds a control character or invalid UTF-8: use printable text")
+	case ctrl.Has(t):
+		return "", fmt.Errorf("holds a control character, a mark that changes text's direction or invalid UTF-8: use printable text")
 	}
 	return t, nil
 }
@@ -41,16 +43,22 @@ func CheckOptionalText(v string, max int) (string, error) {
 	return CheckText(v, max)
 }
 
-// Printable is s with its invalid UTF-8 dropped and each control character (a newline, a tab,
-// an escape) made a space, so it cannot break a line or reach a terminal as a command.
-func Printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, ""))
+// CheckSession is CheckOptionalText for an agent's session id or path, which a restore types into
+// the agent's resume command after an option (claude --resume <id>): one starting with - would be
+// read as an option instead (--dangerously-skip-permissions), so it is refused.
+func CheckSession(v string, max int) (string, error) {
+	t, err := CheckOptionalText(v, max)
+	if err == nil && strings.HasPrefix(t, "-") {
+		return "", fmt.Errorf("%w: the agent would read it as an option", ErrSessionDash)
+	}
+	return t, err
 }
+
+// ErrSessionDash: a session id or path starts with -.
+var ErrSessionDash = errors.New("starts with -")
+
+// Printable is ctrl.Printable: s with no control character, direction mark or invalid UTF-8.
+func Printable(s string) string { return ctrl.Printable(s) }
 
 // CleanMessage keeps a message printable and short: control characters become spaces and it is
 // cut, at a character boundary, to MaxMessageBytes.

@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
@@ -65,8 +65,8 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 		if strings.ContainsRune(w, '\'') {
 			return &ResumeError{fmt.Sprintf("word %d holds an apostrophe, which no word may", i+1)}
 		}
-		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
-			return &ResumeError{fmt.Sprintf("word %d holds a control character, which no word may", i+1)}
+		if strings.IndexFunc(w, ctrl.Unsafe) >= 0 {
+			return &ResumeError{fmt.Sprintf("word %d holds a control character or a mark that changes text's direction, which no word may", i+1)}
 		}
 	}
 	if total > MaxResumeBytes {

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,22 +32,53 @@ var windowFields = []string{
 type Captured struct {
 	Doc     *Document
 	Backups int
+	Notes   []Note // what the save left out, and why
 }
 
-// ForegroundArgv reads the argv of the program in front of a pane's shell (nil when the shell
-// itself is at its prompt); Capture uses procinfo's unless a test gives another.
-type ForegroundArgv func(panePID int) []string
+// Front is what a save reads of the program in front of a pane's shell: its argv (nil when the
+// shell itself is at its prompt), or why it is not recorded, with the folder of the pane's own
+// process to start the pane in instead.
+type Front struct {
+	Argv    []string
+	Refused string
+	Dir     string // set with Refused: the pane process's own folder, "" when unknown
+}
 
-// ProcForeground is the real ForegroundArgv: the foreground group leader's argv from the process.
-func ProcForeground(panePID int) []string {
+// ForegroundArgv reads the program in front of a pane's shell; Capture uses procinfo's unless a
+// test gives another.
+type ForegroundArgv func(panePID int) Front
+
+// ProcForeground is the real ForegroundArgv: the foreground group leader's argv from the process,
+// recorded only when it runs as the saving user (real and effective id), since a restore types it
+// back as that user: a program of someone else's (after su) is theirs to choose, not ours to run.
+func ProcForeground(panePID int) Front {
 	if panePID <= 0 {
-		return nil
+		return Front{}
 	}
 	leader, _, shellInFront, err := procinfo.Foreground(panePID)
 	if err != nil || shellInFront || len(leader.Argv) == 0 {
-		return nil
+		return Front{}
 	}
-	return leader.Argv
+	if refused := notOurs(leader.PID, os.Getuid()); refused != "" {
+		f := Front{Refused: "program " + filepath.Base(leader.Argv[0]) + " not saved: " + refused}
+		if r, e, err := procinfo.Owner(panePID); err == nil && r == os.Getuid() && e == r {
+			f.Dir, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", panePID))
+		}
+		return f
+	}
+	return Front{Argv: leader.Argv}
+}
+
+// notOurs says why process pid does not count as the user uid's, "" when it does.
+func notOurs(pid, uid int) string {
+	r, e, err := procinfo.Owner(pid)
+	switch {
+	case err != nil:
+		return "its owner could not be read (" + err.Error() + ")"
+	case r != uid || e != uid:
+		return fmt.Sprintf("it runs as another user (real id %d, effective id %d; yours is %d)", r, e, uid)
+	}
+	return ""
 }
 
 // Capture reads every session, window and pane of the server, with taw's agent facts, in one tmux
@@ -60,7 +93,8 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
 		panestate.ListCmd(rowMark+"P"+fieldSep),
 		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}" + fieldSep +
-			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}"},
+			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}" + fieldSep +
+			"#{" + SettingRestoreVimSessions + "}"},
 	)
 	if err != nil {
 		// tmux 3.3 answers "no current target" to list-windows -a on a server with no session
@@ -73,7 +107,7 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	var windows [][]string
 	var panes []panestate.Pane
 	backups := DefaultBackups
-	contentsOn, lines := false, DefaultPaneContentsLines
+	contentsOn, lines, vimSessions := false, DefaultPaneContentsLines, false
 	for _, row := range strings.Split(out, rowMark) {
 		row = strings.TrimSuffix(row, "\n")
 		kind, rest, ok := strings.Cut(row, fieldSep)
@@ -98,26 +132,47 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			if n, err := strconv.Atoi(strings.TrimSpace(f[0])); err == nil && n >= 0 && n <= MaxBackups {
 				backups = n
 			}
-			if len(f) == 3 {
+			if len(f) == 4 {
 				contentsOn = isOn(f[1])
 				lines = ContentsLines(f[2])
+				vimSessions = isOn(f[3])
 			}
 		}
 	}
 	doc := Build(windows, panes, now, origin)
 	programs := map[paneKey]*Program{}
+	foreign := map[paneKey]Front{}
+	var notes []Note
 	for _, p := range panes {
-		if argv := foreground(p.PID); argv != nil {
-			programs[keyOf(p)] = &Program{Argv: argv, Dir: p.Cwd}
+		f := foreground(p.PID)
+		switch {
+		case f.Refused != "":
+			foreign[keyOf(p)] = f
+			notes = append(notes, Note{Target: fmt.Sprintf("%s:%d.%d", p.SessionName, p.WindowIndex, p.PaneIndex), Note: f.Refused})
+		case f.Argv != nil:
+			prog := &Program{Argv: f.Argv, Dir: p.Cwd}
+			if vimSessions {
+				if note := prog.recordVimSession(os.Getuid()); note != "" {
+					notes = append(notes, Note{Target: fmt.Sprintf("%s:%d.%d", p.SessionName, p.WindowIndex, p.PaneIndex), Note: note})
+				}
+			}
+			programs[keyOf(p)] = prog
 		}
 	}
-	doc.eachPane(func(k paneKey, sp *Pane) { sp.Program = programs[k] })
+	doc.eachPane(func(k paneKey, sp *Pane) {
+		sp.Program = programs[k]
+		if f, ok := foreign[k]; ok {
+			// The folder tmux names is the other user's program's: the pane starts in its own
+			// process's folder instead.
+			sp.Dir = f.Dir
+		}
+	})
 	if contentsOn {
 		if err := captureContents(ctx, c, doc, panes, lines); err != nil {
 			return nil, err
 		}
 	}
-	return &Captured{Doc: doc, Backups: backups}, nil
+	return &Captured{Doc: doc, Backups: backups, Notes: notes}, nil
 }
 
 // foreground is the ForegroundArgv captures use; a test may swap it.
@@ -265,5 +320,6 @@ func emptyLive(ctx context.Context, c *tmux.Client) Live {
 	live := Live{Sessions: map[string]bool{}}
 	live.Programs = ParsePrograms(get(SettingRestorePrograms), get(SettingResurrectProcesses))
 	live.Shell, live.ShellCommand = get("default-shell"), get("default-command")
+	live.VimSessions = isOn(get(SettingRestoreVimSessions))
 	return live
 }

@@ -58,6 +58,9 @@ type Pane struct {
 type Program struct {
 	Argv []string `json:"argv"`
 	Dir  string   `json:"dir,omitempty"`
+	// VimSession is the Session.vim a restore may give vim (-S): recorded only with
+	// @agent-wizard-restore-vim-sessions on and the file found safe (CheckVimSession) when saved.
+	VimSession string `json:"vim_session,omitempty"`
 }
 
 // Agent is taw's record of the pane's agent: who held the pane, its session, and the resume

@@ -15,6 +15,7 @@ type Live struct {
 	// default-command.
 	Programs            ProgramRules
 	Shell, ShellCommand string
+	VimSessions         bool // @agent-wizard-restore-vim-sessions is on
 }
 
 // Plan is a restore worked out before tmux is touched.
@@ -50,8 +51,11 @@ type Typing struct {
 type PlanOptions struct {
 	ResumeAgents bool
 	Programs     ProgramRules
-	// HasFile says whether a file exists (a directory's Session.vim); nil for none.
-	HasFile func(path string) bool
+	// VimSessions is @agent-wizard-restore-vim-sessions: a saved Session.vim is given to vim.
+	VimSessions bool
+	// CheckVimSession says why a saved Session.vim may not be given to vim now (CheckVimSession
+	// for the user); nil refuses every one.
+	CheckVimSession func(path string) error
 }
 
 // Note is something the restore did not do, and why.
@@ -136,10 +140,25 @@ func (p *Plan) planProgram(t Target, pane Pane, opts PlanOptions) bool {
 	if pane.Program == nil {
 		return false
 	}
-	dir := first(pane.Program.Dir, pane.Dir)
-	argv, ok := opts.Programs.Restart(pane.Program.Argv, dir, opts.HasFile)
+	argv, ok := opts.Programs.Restart(pane.Program.Argv)
 	if !ok {
 		return false
+	}
+	if vs := pane.Program.VimSession; vs != "" && isVim(argv) && sameArgv(argv, pane.Program.Argv) {
+		var err error
+		switch {
+		case !opts.VimSessions:
+			err = fmt.Errorf("%s is off", SettingRestoreVimSessions)
+		case opts.CheckVimSession == nil:
+			err = fmt.Errorf("it cannot be checked")
+		default:
+			err = opts.CheckVimSession(vs)
+		}
+		if err != nil {
+			p.Notes = append(p.Notes, Note{Target: t.String(), Note: "Session.vim not given to vim: " + err.Error()})
+		} else {
+			argv = WithVimSession(argv, vs)
+		}
 	}
 	line, err := TypedLine(argv)
 	if err != nil {
@@ -147,6 +166,18 @@ func (p *Plan) planProgram(t Target, pane Pane, opts PlanOptions) bool {
 		return false
 	}
 	p.Typing = append(p.Typing, Typing{Target: t, Agent: pane.Agent, Program: argv, Line: line})
+	return true
+}
+
+func sameArgv(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
 	return true
 }
 

@@ -17,6 +17,7 @@ const (
 	SettingSavePaneContents     = tmuxconf.SettingSavePaneContents
 	SettingPaneContentsLines    = tmuxconf.SettingPaneContentsLines
 	SettingRestoreOnStart       = tmuxconf.SettingRestoreOnStart
+	SettingRestoreVimSessions   = tmuxconf.SettingRestoreVimSessions
 	DefaultPaneContentsLines    = 2000
 	MaxPaneContentsLines        = 100000
 	restoreOnStartReplaceValue  = "replace"
@@ -91,42 +92,36 @@ func ParsePrograms(ours, resurrect string) ProgramRules {
 	return r
 }
 
-// vimSessionFile is the file vim's :mksession writes; a vim or neovim started in a directory
-// holding one is restored with it.
+// vimSessionFile is the file vim's :mksession writes; with @agent-wizard-restore-vim-sessions on,
+// a vim or neovim saved in a directory holding a safe one is restored with it.
 const vimSessionFile = "Session.vim"
 
-// Restart is the argv a restore starts for a saved program in dir, and whether it starts one.
-// hasFile says whether a file exists (for Session.vim).
-func (r ProgramRules) Restart(argv []string, dir string, hasFile func(string) bool) ([]string, bool) {
+// Restart is the argv a restore starts for a saved program, and whether it starts one: the saved
+// argv exactly, unless a rule names another command.
+func (r ProgramRules) Restart(argv []string) ([]string, bool) {
 	if r.None || len(argv) == 0 || argv[0] == "" {
 		return nil, false
 	}
 	name := filepath.Base(argv[0])
 	line := strings.Join(append([]string{name}, argv[1:]...), " ")
 	raw := strings.Join(argv, " ")
-	var out []string
-	matched := false
 	for _, rule := range r.Rules {
 		if !rule.matches(line, raw) {
 			continue
 		}
-		matched = true
-		out = argv
-		if rule.Command != nil {
-			out = append([]string(nil), rule.Command...)
-			if rule.KeepArgs {
-				out = append(out, argv[1:]...)
-			}
+		if rule.Command == nil {
+			return argv, true
 		}
-		break
-	}
-	if !matched {
-		if !r.All {
-			return nil, false
+		out := append([]string(nil), rule.Command...)
+		if rule.KeepArgs {
+			out = append(out, argv[1:]...)
 		}
-		out = argv
+		return out, true
 	}
-	return withVimSession(out, dir, hasFile), true
+	if !r.All {
+		return nil, false
+	}
+	return argv, true
 }
 
 func (rule ProgramRule) matches(line, raw string) bool {
@@ -141,21 +136,26 @@ func (rule ProgramRule) matches(line, raw string) bool {
 	return false
 }
 
-// withVimSession gives vim and neovim the directory's Session.vim (-S), unless they were given a
-// session already.
-func withVimSession(argv []string, dir string, hasFile func(string) bool) []string {
+// isVim says whether argv runs vim or neovim with no session of its own given (-S).
+func isVim(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
 	switch filepath.Base(argv[0]) {
 	case "vim", "nvim", "vi", "gvim":
 	default:
-		return argv
+		return false
 	}
 	for _, a := range argv[1:] {
-		if a == "-S" || strings.HasPrefix(a, "-S") {
-			return argv
+		if strings.HasPrefix(a, "-S") {
+			return false
 		}
 	}
-	if dir == "" || hasFile == nil || !hasFile(filepath.Join(dir, vimSessionFile)) {
-		return argv
-	}
-	return []string{argv[0], "-S", vimSessionFile}
+	return true
+}
+
+// WithVimSession is the argv that gives vim the Session.vim at path: the session holds the
+// editor's files, so the saved arguments give way to it.
+func WithVimSession(argv []string, path string) []string {
+	return []string{argv[0], "-S", path}
 }

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -8,7 +10,6 @@ import (
 )
 
 func TestProgramRules(t *testing.T) {
-	vimSession := func(p string) bool { return p == filepath.Join("/proj", "Session.vim") }
 	for _, tt := range []struct {
 		name            string
 		ours, resurrect string
@@ -29,13 +30,11 @@ func TestProgramRules(t *testing.T) {
 		{"resurrect's :all:", "", ":all:", []string{"make"}, "/", []string{"make"}},
 		{"none", "none", "", []string{"vim"}, "/", nil},
 		{"resurrect's false", "", "false", []string{"vim"}, "/", nil},
-		{"vim with a Session.vim", "", "", []string{"vim", "notes.txt"}, "/proj", []string{"vim", "-S", "Session.vim"}},
-		{"nvim with a Session.vim", "", "", []string{"nvim"}, "/proj", []string{"nvim", "-S", "Session.vim"}},
+		{"vim keeps exactly its saved argv", "", "", []string{"vim", "notes.txt"}, "/proj", []string{"vim", "notes.txt"}},
 		{"vim given a session keeps it", "", "", []string{"vim", "-S", "other.vim"}, "/proj", []string{"vim", "-S", "other.vim"}},
-		{"vim without one", "", "", []string{"vim", "notes.txt"}, "/elsewhere", []string{"vim", "notes.txt"}},
 		{"an empty argv", "all", "", nil, "/", nil},
 	} {
-		got, ok := ParsePrograms(tt.ours, tt.resurrect).Restart(tt.argv, tt.dir, vimSession)
+		got, ok := ParsePrograms(tt.ours, tt.resurrect).Restart(tt.argv)
 		if ok != (tt.want != nil) || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: Restart(%q) = %q %v, want %q", tt.name, tt.argv, got, ok, tt.want)
 		}
@@ -82,5 +81,77 @@ func TestPlanProgramsAfterAgents(t *testing.T) {
 	p = PlanRestore(d, NoServer(), PlanOptions{ResumeAgents: false, Programs: ParsePrograms("none", "")})
 	if len(p.Typing) != 0 {
 		t.Fatalf("none starts nothing: %+v", p.Typing)
+	}
+}
+
+// A Session.vim recorded at save time is given to vim only with the setting on and the file
+// still found safe at restore; otherwise vim starts with exactly its saved argv, and a note says why.
+func TestPlanVimSession(t *testing.T) {
+	d := doc(Session{Name: "w", Windows: []Window{{Index: 0, Panes: []Pane{{Dir: "/p",
+		Program: &Program{Argv: []string{"vim", "-n", "notes.txt"}, Dir: "/p", VimSession: "/p/Session.vim"}}}}}})
+	ok := func(string) error { return nil }
+	planted := func(string) error { return errors.New("others can write the file /p/Session.vim (mode 0666)") }
+	for _, tt := range []struct {
+		name  string
+		on    bool
+		check func(string) error
+		want  string
+		note  string
+	}{
+		{"off", false, ok, "vim -n notes.txt", "is off"},
+		{"on and safe", true, ok, "vim -S /p/Session.vim", ""},
+		{"on, unsafe now", true, planted, "vim -n notes.txt", "others can write"},
+		{"on, no check", true, nil, "vim -n notes.txt", "cannot be checked"},
+	} {
+		p := PlanRestore(d, NoServer(), PlanOptions{Programs: ParsePrograms("", ""), VimSessions: tt.on, CheckVimSession: tt.check})
+		if len(p.Typing) != 1 || p.Typing[0].Line != tt.want {
+			t.Errorf("%s: typed %+v, want %q", tt.name, p.Typing, tt.want)
+		}
+		if got := len(p.Notes) > 0 && strings.Contains(p.Notes[0].Note, tt.note); tt.note != "" && !got || tt.note == "" && len(p.Notes) > 0 {
+			t.Errorf("%s: notes %+v, want one saying %q", tt.name, p.Notes, tt.note)
+		}
+	}
+}
+
+func TestCheckVimSession(t *testing.T) {
+	uid := os.Getuid()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "Session.vim")
+	if err := os.WriteFile(path, []byte("edit x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckVimSession(path, uid); err != nil {
+		t.Fatalf("the user's own private file: %v", err)
+	}
+	if err := CheckVimSession(path, uid+1); err == nil || !strings.Contains(err.Error(), "not to you") {
+		t.Errorf("another user's file: %v", err)
+	}
+	if err := os.Chmod(path, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckVimSession(path, uid); err == nil || !strings.Contains(err.Error(), "others can write the file") {
+		t.Errorf("a group-writable file: %v", err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckVimSession(path, uid); err == nil || !strings.Contains(err.Error(), "others can write the folder") {
+		t.Errorf("a shared folder: %v", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "Session.vim")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckVimSession(link, uid); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a link: %v", err)
 	}
 }

@@ -22,6 +22,7 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		panestate.ListCmd(rowMark+"P"+fieldSep),
 		tmux.Cmd{"display-message", "-p", rowMark + "O" + fieldSep + strings.Join([]string{
 			"#{" + SettingRestorePrograms + "}", "#{" + SettingResurrectProcesses + "}", "#{default-shell}", "#{default-command}",
+			"#{" + SettingRestoreVimSessions + "}",
 		}, fieldSep)},
 	)
 	if err != nil {
@@ -46,9 +47,10 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 			}
 			live.Panes = append(live.Panes, p)
 		case "O":
-			if f := strings.Split(rest, fieldSep); len(f) == 4 {
+			if f := strings.Split(rest, fieldSep); len(f) == 5 {
 				live.Programs = ParsePrograms(f[0], f[1])
 				live.Shell, live.ShellCommand = f[2], f[3]
+				live.VimSessions = isOn(f[4])
 			}
 		}
 	}
@@ -162,7 +164,7 @@ func (run *restoreRun) paneStart(t Target, p Pane) (dirArgs, command []string) {
 		if run.r.DirExists != nil && !run.r.DirExists(p.Dir) {
 			run.res.Notes = append(run.res.Notes, Note{Target: t.String(), Note: "directory " + p.Dir + " is gone: the pane starts in tmux's default directory"})
 		} else {
-			dirArgs = []string{"-c", tmuxfmt.Literal(p.Dir)}
+			dirArgs = []string{"-c", tmuxfmt.Value(p.Dir)}
 		}
 	}
 	if len(p.Contents) == 0 || run.r.PaintBin == "" {
@@ -184,7 +186,7 @@ func (run *restoreRun) createSessions(ctx context.Context) error {
 	var cmds []tmux.Cmd
 	for _, s := range plan.Create {
 		w := s.Windows[0]
-		cmd := tmux.Cmd{"new-session", "-d", "-s", tmuxfmt.Literal(s.Name), "-n", tmuxfmt.Literal(w.Name)}
+		cmd := tmux.Cmd{"new-session", "-d", "-s", tmuxfmt.Value(s.Name), "-n", tmuxfmt.Value(w.Name)}
 		dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
 		cmd = append(cmd, dir...)
 		if width, height := Size(s); width > 0 && height > 0 {
@@ -258,7 +260,7 @@ func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
 		for j, w := range s.Windows {
 			target := sid + ":" + strconv.Itoa(w.Index)
 			if j > 0 {
-				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", tmuxfmt.Literal(w.Name)}
+				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", tmuxfmt.Value(w.Name)}
 				dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
 				cmd = append(append(cmd, dir...), "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}")
 				cmds = append(cmds, append(cmd, command...))
@@ -327,7 +329,7 @@ func (run *restoreRun) arrange(ctx context.Context) error {
 			active := cw.panes[0]
 			for k, p := range w.Panes {
 				if p.Title != "" {
-					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", tmuxfmt.Literal(p.Title)})
+					cmds = append(cmds, tmux.Cmd{"select-pane", "-t", cw.panes[k], "-T", tmuxfmt.Value(p.Title)})
 				}
 				if p.Active {
 					active = cw.panes[k]

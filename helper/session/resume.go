@@ -1,6 +1,9 @@
 package session
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
 )
@@ -38,6 +41,13 @@ type Resume struct {
 func ChooseResume(a *Agent) (res *Resume, problem string) {
 	if a == nil {
 		return nil, ""
+	}
+	// A save edited by hand, or made before such ids were refused, may hold one that starts
+	// with -: the agent would read it as an option, so no command is typed for it.
+	for _, v := range []struct{ what, value string }{{"session id", a.SessionID}, {"session path", a.SessionPath}} {
+		if strings.HasPrefix(v.value, "-") {
+			return nil, fmt.Sprintf("resume command not typed: the %s %q starts with -, which the agent would read as an option", v.what, v.value)
+		}
 	}
 	if len(a.Resume) > 0 {
 		if err := report.ValidateResume(a.Resume, nil); err != nil {

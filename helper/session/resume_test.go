@@ -2,6 +2,7 @@ package session
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/report"
@@ -56,6 +57,19 @@ func TestChooseResume(t *testing.T) {
 	edited.SessionAgent = ""
 	if res, problem = ChooseResume(&edited); res != nil || problem == "" {
 		t.Fatalf("a path as the command must not be typed: %+v %q", res, problem)
+	}
+
+	// A save holding a session id or path that starts with - (edited by hand, or older than the
+	// check when reported) types nothing: neither the reported command nor taw's own.
+	for _, a := range []*Agent{
+		{Name: "claude", SessionID: "--dangerously-skip-permissions", SessionAgent: "claude", ReportedKind: "claude",
+			Resume: []string{"claude", "--resume", "--dangerously-skip-permissions"}, ResumeAgent: "claude"},
+		{Name: "codex", SessionID: "-c", SessionAgent: "codex"},
+		{Name: "pi", SessionPath: "--extension=x.js", SessionAgent: "pi"},
+	} {
+		if res, problem := ChooseResume(a); res != nil || !strings.Contains(problem, "starts with -, which the agent would read as an option") {
+			t.Errorf("%s with a session of %q %q: %+v %q", a.Name, a.SessionID, a.SessionPath, res, problem)
+		}
 	}
 
 	if res, problem := ChooseResume(&Agent{Name: "aider", Detected: "aider"}); res != nil || problem != "" {

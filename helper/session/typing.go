@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -28,8 +28,8 @@ func TypedLine(argv []string) (string, error) {
 		if !utf8.ValidString(w) {
 			return "", fmt.Errorf("word %d is not valid UTF-8", i+1)
 		}
-		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
-			return "", fmt.Errorf("word %d holds a control character", i+1)
+		if strings.IndexFunc(w, ctrl.Unsafe) >= 0 {
+			return "", fmt.Errorf("word %d holds a control character or a direction mark", i+1)
 		}
 		if strings.ContainsRune(w, '\'') {
 			return "", fmt.Errorf("word %d holds an apostrophe, which the typed line cannot quote", i+1)

@@ -35,6 +35,7 @@ var Catalogue = []Setting{
 	{Name: SettingAutosaveDelay, Default: "5", Doc: "seconds of quiet an automatic save waits for after the last change (0 to 3600)", Allowed: numberIn(0, 3600, false), Allows: "a number of seconds from 0 to 3600"},
 	{Name: SettingSessionBackups, Default: "5", Doc: "how many earlier copies of each save taw session save and automatic saves keep (NAME.json.1 the newest; 0 to 100)", Allowed: numberIn(0, 100, true), Allows: "a whole number from 0 to 100"},
 	{Name: SettingRestorePrograms, Default: "", Doc: "which programs a restore starts again besides agents: tmux-resurrect's default list (vi vim nvim emacs man less more tail top htop irssi weechat mutt) plus your words (a name, ~text for any command line holding it, name->command to start another command, name->command * to keep the saved arguments), all, or none; unset reads @resurrect-processes"},
+	{Name: SettingRestoreVimSessions, Default: "off", Doc: "on: a save records the Session.vim in a vim's folder when you own it and no one else can write it or its folder, and a restore starts that vim with -S and the file, checked again; off: vim starts again with exactly its saved arguments", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingSavePaneContents, Default: "off", Doc: "on: every save keeps each pane's visible contents and scrollback (colours kept, compressed, in the save itself), and a restore shows them in the pane before its shell prompt", Allowed: isSwitch, Allows: switchWords},
 	{Name: SettingPaneContentsLines, Default: "2000", Doc: "how many lines of scrollback a save keeps above each pane's visible contents (0 to 100000; 2000 is tmux's default history-limit)", Allowed: numberIn(0, 100000, true), Allows: "a whole number from 0 to 100000"},
 	{Name: SettingRestoreOnStart, Default: "off", Doc: "on: when a tmux server starts with the plugin and holds only its first, untouched session, restore the save named default; replace: the same, then that first session goes", Allowed: func(v string) bool { return isSwitch(v) || v == "replace" }, Allows: "on, off or replace"},
@@ -69,10 +70,11 @@ const (
 	SettingWatchInterval  = "@agent-wizard-watch-interval"
 	SettingRestoreGrace   = "@agent-wizard-restore-grace"
 
-	SettingRestorePrograms   = "@agent-wizard-restore-programs"
-	SettingSavePaneContents  = "@agent-wizard-save-pane-contents"
-	SettingPaneContentsLines = "@agent-wizard-pane-contents-lines"
-	SettingRestoreOnStart    = "@agent-wizard-restore-on-start"
+	SettingRestorePrograms    = "@agent-wizard-restore-programs"
+	SettingSavePaneContents   = "@agent-wizard-save-pane-contents"
+	SettingRestoreVimSessions = "@agent-wizard-restore-vim-sessions"
+	SettingPaneContentsLines  = "@agent-wizard-pane-contents-lines"
+	SettingRestoreOnStart     = "@agent-wizard-restore-on-start"
 )
 
 // The options taw sets for itself (server options), beside BinOption, NoticeOption and

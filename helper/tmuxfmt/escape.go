@@ -61,6 +61,35 @@ func Word(s string) string {
 // new-window -c, pipe-pane's command and the names of windows and sessions.
 func Literal(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
+// Value writes s so tmux's format expansion stores it byte for byte, for a value kept rather
+// than drawn (a session or window name, a pane title, a directory): every # is doubled except a
+// run of them before [, which the expansion copies as it is (it leaves a style to whoever draws
+// the text), so Literal would turn a title's "#[" into "##[".
+func Value(s string) string {
+	if !strings.Contains(s, "#") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		if s[i] != '#' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '#' {
+			j++
+		}
+		b.WriteString(s[i:j])
+		if j == len(s) || s[j] != '[' {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
 // Operand writes s so a format expands it to itself where it is an operand of a comparison, as
 // in #{==:#{@x},<s>}: every # is doubled, and the , and } that would end the operand or the
 // format are written #, and #}.

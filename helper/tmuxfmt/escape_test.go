@@ -76,6 +76,24 @@ func TestLiteral(t *testing.T) {
 	}
 }
 
+func TestValue(t *testing.T) {
+	tests := []struct{ given, want string }{
+		{"plain", "plain"},
+		{"#{pane_id}", "##{pane_id}"}, // a format is not expanded
+		{"#(touch x)", "##(touch x)"}, // nor a command run
+		{"#[fg=red]", "#[fg=red]"},    // a run of # before [ is copied as it is
+		{"a ##[x] b", "a ##[x] b"},    // of any length
+		{"#x#[y", "##x#[y"},           // only that run
+		{"##", "####"},                // an escaped # stays two
+		{"dir #{pane_id}/#[", "dir ##{pane_id}/#["},
+	}
+	for _, tt := range tests {
+		if got := Value(tt.given); got != tt.want {
+			t.Errorf("Value(%q) = %q, want %q", tt.given, got, tt.want)
+		}
+	}
+}
+
 func TestOperand(t *testing.T) {
 	checkEscapes(t, "Operand", Operand, map[string]string{
 		"idle":       "idle",

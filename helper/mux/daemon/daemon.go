@@ -27,6 +27,9 @@ const (
 	quietBeforeExit = 100 * time.Millisecond
 	// flushTimeout bounds how long a closing connection may take to drain its queue.
 	flushTimeout = 5 * time.Second
+	// shutdownTimeout bounds a whole shutdown: whatever tmux or the connections do, the daemon
+	// is gone by then (the socket at once).
+	shutdownTimeout = 1500 * time.Millisecond
 )
 
 // Config is what a daemon needs.
@@ -54,7 +57,8 @@ type Daemon struct {
 	attaching map[string]bool
 
 	connsMu sync.RWMutex
-	conns   map[*conn]struct{}
+	conns   map[*conn]struct{} // connections past their handshake, which hear broadcasts
+	open    map[*conn]struct{} // every connection accepted and not yet closed
 	nextID  atomic.Uint64
 
 	sweepMu sync.Mutex
@@ -65,7 +69,7 @@ type Daemon struct {
 func New(cfg Config) *Daemon {
 	d := &Daemon{
 		cfg: cfg, done: make(chan struct{}),
-		panes: map[string]*pane{}, attaching: map[string]bool{}, conns: map[*conn]struct{}{},
+		panes: map[string]*pane{}, attaching: map[string]bool{}, conns: map[*conn]struct{}{}, open: map[*conn]struct{}{},
 	}
 	d.running.Store(true)
 	return d
@@ -97,11 +101,20 @@ func (d *Daemon) Serve(ln net.Listener) error {
 	}
 }
 
-// Shutdown ends the daemon as KillServer does: no new panes, every pane's tree killed (without
-// PaneExited), every connection closed, the tmux side torn down.
+// Shutdown ends the daemon as KillServer does: no new panes or connections (the socket goes at
+// once), every pane's tree killed (without PaneExited), the tmux side torn down and every
+// connection closed, all within shutdownTimeout whatever tmux and the peers do. Connections past
+// their handshake may drain what is queued for them (a KillServer's reply) until then.
 func (d *Daemon) Shutdown() {
 	d.stop.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
 		d.running.Store(false)
+		d.lnMu.Lock()
+		if d.ln != nil {
+			d.ln.Close()
+		}
+		d.lnMu.Unlock()
 		d.panesMu.Lock()
 		var hps []*tmuxhost.Pane
 		for id, p := range d.panes {
@@ -112,18 +125,40 @@ func (d *Daemon) Shutdown() {
 		}
 		d.panesMu.Unlock()
 		d.connsMu.Lock()
-		for c := range d.conns {
-			c.q.kill() // the writer closes the socket, which ends the reader too
+		for c := range d.open {
+			if c.greeted.Load() {
+				c.q.close()
+			} else {
+				c.q.kill() // no handshake yet: nothing is owed to it
+			}
 		}
 		d.connsMu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		d.cfg.Host.Shutdown(ctx, hps)
-		cancel()
-		d.lnMu.Lock()
-		if d.ln != nil {
-			d.ln.Close()
+		hostDone := make(chan struct{})
+		go func() { d.cfg.Host.Shutdown(ctx, hps); close(hostDone) }()
+		select {
+		case <-hostDone:
+		case <-ctx.Done():
+			d.cfg.Host.Abandon() // its tmux server, unanswering, must not outlive the daemon
 		}
-		d.lnMu.Unlock()
+		d.connsMu.Lock()
+		var draining []*conn
+		for c := range d.open {
+			if c.greeted.Load() {
+				draining = append(draining, c)
+			}
+		}
+		d.connsMu.Unlock()
+		for _, c := range draining {
+			select {
+			case <-c.written:
+			case <-ctx.Done():
+			}
+		}
+		d.connsMu.Lock()
+		for c := range d.open {
+			c.q.kill()
+		}
+		d.connsMu.Unlock()
 		close(d.done)
 	})
 }
@@ -144,7 +179,9 @@ type conn struct {
 	subsMu sync.Mutex
 	subs   map[string]bool
 
-	lastAttach time.Time // only the reader goroutine touches it
+	lastAttach time.Time     // only the reader goroutine touches it
+	greeted    atomic.Bool   // its handshake is done: a shutdown lets its queue drain
+	written    chan struct{} // closed when its writer has written all it will
 }
 
 func (c *conn) subscribed(id string) bool {
@@ -178,7 +215,21 @@ const (
 )
 
 func (d *Daemon) serveConn(nc net.Conn) {
-	c := &conn{d: d, id: d.nextID.Add(1), nc: nc, q: newOutQueue(nc), subs: map[string]bool{}}
+	writerDone := make(chan struct{})
+	c := &conn{d: d, id: d.nextID.Add(1), nc: nc, q: newOutQueue(nc), subs: map[string]bool{}, written: writerDone}
+	d.connsMu.Lock()
+	if !d.running.Load() {
+		d.connsMu.Unlock()
+		nc.Close()
+		return
+	}
+	d.open[c] = struct{}{}
+	d.connsMu.Unlock()
+	defer func() {
+		d.connsMu.Lock()
+		delete(d.open, c)
+		d.connsMu.Unlock()
+	}()
 	pid, err := peerPID(nc)
 	if err != nil {
 		d.logf("connect conn=%d pid=none", c.id)
@@ -187,7 +238,6 @@ func (d *Daemon) serveConn(nc net.Conn) {
 		return
 	}
 	d.logf("connect conn=%d pid=%d image=%q", c.id, pid, exeOf(pid))
-	writerDone := make(chan struct{})
 	go func() { c.q.run(); close(writerDone) }()
 	outcome := c.readLoop()
 	d.connsMu.Lock()
@@ -198,6 +248,10 @@ func (d *Daemon) serveConn(nc net.Conn) {
 		reason = reasonBackpressure
 	}
 	c.q.close()
+	if outcome == outcomeKillServer {
+		// The shutdown starts now, not once the peer has read its reply.
+		go d.Shutdown()
+	}
 	select {
 	case <-writerDone:
 	case <-time.After(flushTimeout):
@@ -206,9 +260,6 @@ func (d *Daemon) serveConn(nc net.Conn) {
 		<-writerDone
 	}
 	d.logf("disconnect conn=%d reason=%s outcome=%s", c.id, reason, outcome)
-	if outcome == outcomeKillServer {
-		d.Shutdown()
-	}
 }
 
 // readLoop runs the handshake, then requests one at a time in order, each reply queued before
@@ -219,6 +270,7 @@ func (c *conn) readLoop() string {
 	if outcome := handshake(r); outcome != "" {
 		return outcome
 	}
+	c.greeted.Store(true)
 	c.send(&wire.HelloAck{ProtocolVersion: wire.ProtocolVersion, DaemonVersion: wire.DaemonVersion}, 256)
 	// Only now may broadcasts reach the connection: nothing goes out before its HelloAck.
 	if !c.d.register(c) {

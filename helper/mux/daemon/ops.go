@@ -11,8 +11,9 @@ import (
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
 
-// opTimeout bounds the tmux work of one request.
-const opTimeout = 15 * time.Second
+// opTimeout bounds the tmux work of one request: each of its tmux calls waits its turn until
+// then, so a burst of requests to a busy tmux server is served rather than failed.
+const opTimeout = 30 * time.Second
 
 func (d *Daemon) dispatch(c *conn, req *wire.Request) *wire.Reply {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)

@@ -6,20 +6,17 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 
+	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/unixsock"
 )
 
 // DefaultSocket is where the daemon listens unless told otherwise: $XDG_RUNTIME_DIR/taw/mux.sock,
 // or /tmp/taw-<uid>/mux.sock when XDG_RUNTIME_DIR is unset.
+// (The folder is filelock's runtime folder, so a planted one is passed over the same way.)
 func DefaultSocket(getenv func(string) string) string {
-	dir := getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		return filepath.Join(os.TempDir(), "taw-"+strconv.Itoa(os.Getuid()), "mux.sock")
-	}
-	return filepath.Join(dir, "taw", "mux.sock")
+	return filepath.Join(filelock.RuntimeDir(getenv, ""), "mux.sock")
 }
 
 // maxSocketPath is what fits in sockaddr_un.sun_path with its NUL.

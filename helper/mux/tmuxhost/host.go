@@ -46,6 +46,9 @@ type Host struct {
 	ctl     *tmux.Control
 	starter tmux.Client // the client that starts the control client
 	relays  *relays     // nil without a Relay
+	// serverPID is the own tmux server's process (0 when borrowed or unknown): a shutdown that
+	// finds it not answering ends it by signal, so it never outlives the daemon.
+	serverPID int
 
 	mu    sync.Mutex
 	next  int    // the next window index
@@ -137,6 +140,11 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h.ctl = ctl
+	if cfg.Own {
+		if out, err := h.call(ctx, tmux.Cmd{"display-message", "-p", "#{pid}"}); err == nil {
+			h.serverPID, _ = strconv.Atoi(strings.TrimSpace(out))
+		}
+	}
 	if h.relays, err = listenRelays(filepath.Join(cfg.RunDir, "relay.sock")); err != nil {
 		ctl.Close()
 		f.Close()
@@ -147,12 +155,20 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // run is a call through a tmux client of its own, for what must run as one command list. Each
-// argument is checked first: none reaches tmux split.
+// argument is checked first: none reaches tmux split. The call waits as long as the request it
+// serves may (its context's deadline), not the client's fixed patience: a burst of calls to a
+// busy server each waits its turn.
 func (h *Host) run(ctx context.Context, cmds ...tmux.Cmd) (string, error) {
 	if err := checkCmds(cmds); err != nil {
 		return "", err
 	}
-	return h.cfg.Tmux.Run(ctx, cmds...)
+	c := h.cfg.Tmux
+	if deadline, ok := ctx.Deadline(); ok {
+		bounded := *c
+		bounded.Timeout = max(time.Until(deadline), time.Millisecond)
+		c = &bounded
+	}
+	return c.Run(ctx, cmds...)
 }
 
 // checkCmds refuses commands with an argument tmux would split.
@@ -273,7 +289,7 @@ func (h *Host) Spawn(ctx context.Context, spec SpawnSpec, out func([]byte)) (*Pa
 		// tmux hands a lone argument to a shell; exec keeps the program's pid the pane's.
 		argv = []string{"exec " + shellquote.Quoted(spec.Program)}
 	}
-	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Literal(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
+	create := tmux.Cmd{"new-window", "-d", "-t", target, "-c", tmuxfmt.Value(spec.Dir), "-P", "-F", "#{pane_id} #{window_id} #{pane_pid}"}
 	for _, kv := range spec.Env {
 		create = append(create, "-e", kv[0]+"="+kv[1])
 	}
@@ -363,12 +379,15 @@ func (o *outputPipe) wait(ctx context.Context) error {
 	if o.file != nil {
 		return nil
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+	}
 	select {
 	case o.file = <-o.ch:
 		return nil
 	case <-ctx.Done():
-		return errNoRelay
-	case <-time.After(10 * time.Second):
 		return errNoRelay
 	}
 }
@@ -574,7 +593,9 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 		p.close()
 	}
 	if h.cfg.Own {
-		_, _ = h.run(ctx, tmux.Cmd{"kill-server"})
+		if _, err := h.run(ctx, tmux.Cmd{"kill-server"}); err != nil && !tmux.IsServerGone(err) {
+			h.Abandon()
+		}
 	} else {
 		_, _ = h.run(ctx, tmux.Cmd{"kill-session", "-t", Session})
 	}
@@ -586,6 +607,15 @@ func (h *Host) Shutdown(ctx context.Context, panes []*Pane) {
 	}
 	h.lifeline.Close()
 	os.RemoveAll(h.cfg.RunDir)
+}
+
+// Abandon ends the own tmux server by signal, for a shutdown that could not end it in time: a
+// server that does not answer (stopped, or wedged) would otherwise outlive the daemon. A borrowed
+// server is never touched.
+func (h *Host) Abandon() {
+	if h.cfg.Own && h.serverPID > 1 {
+		_ = syscall.Kill(h.serverPID, syscall.SIGKILL)
+	}
 }
 
 // deadWithoutStatus says whether a list of "%N dead status" lines holds a dead pane with no exit
