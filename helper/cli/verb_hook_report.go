@@ -13,6 +13,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -210,7 +211,7 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 	agent := agents.Canonical(opts.Agent)
 	runs := func(panePID int) bool {
 		leader, group, shellInFront, err := procinfo.Foreground(panePID)
-		if err != nil || (shellInFront && len(group) <= 1 && leader.PID == panePID && isShellName(leader.Comm)) {
+		if err != nil || (shellInFront && len(group) <= 1 && leader.PID == panePID && shellquote.IsShell(leader.Comm)) {
 			return false
 		}
 		id, _ := detect.Identify(leader, group)
@@ -218,14 +219,6 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 	}
 	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: opts.Parent},
 		own, panes, procinfo.DescendsFrom, runs)
-}
-
-func isShellName(comm string) bool {
-	switch comm {
-	case "sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh":
-		return true
-	}
-	return false
 }
 
 // readHead reads up to limit bytes of r, waiting at most wait, and then the rest of r to its

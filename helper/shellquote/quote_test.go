@@ -139,3 +139,20 @@ func TestLinesRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Every part of taw asks the one list whether a program is a shell: the watcher (an agent gone
+// back to its prompt), detection (sh -c 'agent …'), a hook finding its pane and agent start
+// typing at a prompt.
+func TestIsShell(t *testing.T) {
+	for _, name := range []string{"sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "oksh", "pdksh", "yash",
+		"osh", "ysh", "fish", "csh", "tcsh", "nu", "elvish", "xonsh", "pwsh", "ion", "-bash", "-zsh", "-sh", "/usr/bin/fish"} {
+		if !IsShell(name) {
+			t.Errorf("IsShell(%q) = false, want true", name)
+		}
+	}
+	for _, name := range []string{"", "claude", "node", "python3", "busybox", "shell", "bash.sh"} {
+		if IsShell(name) {
+			t.Errorf("IsShell(%q) = true, want false", name)
+		}
+	}
+}
