@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -61,7 +62,8 @@ func Known(agent string) bool {
 }
 
 // agentRule is one agent's mapping: its own event names onto the shared ones, where its
-// payload keeps the session, the tool that asks the user, and its resume command.
+// payload keeps the session and the tool that asks the user. Its resume command is the
+// catalogue's (agents.Resume), with the options its payload adds.
 type agentRule struct {
 	rename       map[string]string
 	sessionKeys  []string
@@ -69,28 +71,27 @@ type agentRule struct {
 	// sessionEndKeeps are SessionEnd reasons after which the same process goes on with another
 	// session: no release.
 	sessionEndKeeps []string
-	resume          func(sid string, p Payload) ([]string, []string)
+	// resumeFlags are the options the payload adds to the catalogue's resume command, and the
+	// options of the pane's current command the new one keeps (Action.KeepFlags).
+	resumeFlags func(p Payload) (flags, keep []string)
 }
 
 var claudeFamilyKeep = []string{"clear", "resume", "compact"}
 
 var agentRules = map[string]agentRule{
 	"claude": {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", sessionEndKeeps: claudeFamilyKeep,
-		resume: func(sid string, p Payload) ([]string, []string) {
-			argv := []string{"claude", "--resume", sid}
-			var keep []string
+		resumeFlags: func(p Payload) (flags, keep []string) {
 			if m := p.Get("model"); m != "" {
-				argv = append(argv, "--model", m)
+				flags = append(flags, "--model", m)
 			} else {
 				keep = []string{"--model"}
 			}
 			if mode := p.Get("permission_mode"); mode != "" && mode != "default" {
-				argv = append(argv, "--permission-mode", mode)
+				flags = append(flags, "--permission-mode", mode)
 			}
-			return argv, keep
+			return flags, keep
 		}},
-	"codex": {sessionKeys: []string{"session_id"}, sessionEndKeeps: []string{"clear"},
-		resume: plain("codex", "resume")},
+	"codex": {sessionKeys: []string{"session_id"}, sessionEndKeeps: []string{"clear"}},
 	"copilot": {
 		rename: map[string]string{
 			"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
@@ -98,32 +99,24 @@ var agentRules = map[string]agentRule{
 			"agentStop": "Stop", "subagentStop": "SubagentStop", "preCompact": "PreCompact",
 			"errorOccurred": "StopFailure", "sessionEnd": "SessionEnd",
 		},
-		sessionKeys: []string{"sessionId", "session_id"}, questionTool: "ask_user",
-		resume: func(sid string, _ Payload) ([]string, []string) { return []string{"copilot", "--resume=" + sid}, nil }},
+		sessionKeys: []string{"sessionId", "session_id"}, questionTool: "ask_user"},
 	"cursor": {
 		rename: map[string]string{
 			"sessionStart": "SessionStart", "stop": "Stop", "beforeSubmitPrompt": "UserPromptSubmit",
 			"postToolUse": "PostToolUse", "afterFileEdit": "PostToolUse", "sessionEnd": "SessionEnd",
 		},
-		sessionKeys: []string{"conversation_id", "session_id"}, resume: plain("cursor-agent", "--resume")},
-	"devin":    {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("devin", "--resume")},
-	"droid":    {sessionKeys: []string{"session_id"}, questionTool: "AskUser", sessionEndKeeps: claudeFamilyKeep, resume: plain("droid", "--resume")},
-	"grok":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("grok", "--resume")},
-	"kimi":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("kimi", "--session")},
-	"qodercli": {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", sessionEndKeeps: claudeFamilyKeep, resume: plain("qodercli", "--resume")},
+		sessionKeys: []string{"conversation_id", "session_id"}},
+	"devin":    {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion"},
+	"droid":    {sessionKeys: []string{"session_id"}, questionTool: "AskUser", sessionEndKeeps: claudeFamilyKeep},
+	"grok":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion"},
+	"kimi":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion"},
+	"qodercli": {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", sessionEndKeeps: claudeFamilyKeep},
 	"gemini": {
 		rename: map[string]string{
 			"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse",
 			"AfterAgent": "Stop",
 		},
-		sessionKeys: []string{"session_id"}, questionTool: "ask_user", sessionEndKeeps: []string{"clear"},
-		resume: plain("gemini", "--resume")},
-}
-
-func plain(words ...string) func(string, Payload) ([]string, []string) {
-	return func(sid string, _ Payload) ([]string, []string) {
-		return append(append([]string{}, words...), sid), nil
-	}
+		sessionKeys: []string{"session_id"}, questionTool: "ask_user", sessionEndKeeps: []string{"clear"}},
 }
 
 // Decide maps one event to what taw's integration reports for it. An agent or event taw does
@@ -201,10 +194,26 @@ func Decide(e Event) Action {
 	default:
 		return Action{Skip: true}
 	}
-	if a.SessionID != "" && rule.resume != nil {
-		a.Resume, a.KeepFlags = rule.resume(a.SessionID, p)
+	if a.SessionID != "" {
+		a.Resume, a.KeepFlags = resume(e.Agent, rule, a.SessionID, p)
 	}
 	return a
+}
+
+// resume is the command that reopens session sid of agent: the catalogue's, with the options
+// the payload adds.
+func resume(agent string, rule agentRule, sid string, p Payload) (argv, keep []string) {
+	a, ok := agents.Lookup(agent)
+	if !ok || a.Resume == nil {
+		return nil, nil
+	}
+	argv = a.Resume.Argv(sid, "")
+	if rule.resumeFlags != nil {
+		var flags []string
+		flags, keep = rule.resumeFlags(p)
+		argv = append(argv, flags...)
+	}
+	return argv, keep
 }
 
 // maxMessage bounds a message: a line of agent list, the popup, a notification.

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/taw-tmux/taw/helper/agents"
 )
 
 func TestParse(t *testing.T) {
@@ -110,5 +112,23 @@ func TestClip(t *testing.T) {
 	}
 	if got := clip("a\x1b[31mred\x00\tb"); got != "a [31mred b" {
 		t.Errorf("control characters kept: %q", got)
+	}
+}
+
+// A hook's resume command is the catalogue's: every agent whose hooks report a session has one
+// there, and the hook reports it as written there.
+func TestResumeIsTheCatalogues(t *testing.T) {
+	for agent, rule := range agentRules {
+		a, ok := agents.Lookup(agent)
+		if !ok || a.Resume == nil {
+			t.Errorf("%s: its hooks report a session, but the catalogue (helper/agents) has no Resume for it", agent)
+			continue
+		}
+		key := rule.sessionKeys[0]
+		got := Decide(Event{Agent: agent, Name: "Stop", Payload: Payload{key: "S-1", "model": "m"}})
+		want := a.Resume.Argv("S-1", "")
+		if len(got.Resume) < len(want) || !reflect.DeepEqual(got.Resume[:len(want)], want) {
+			t.Errorf("%s: hook reports resume %q, want it to start with the catalogue's %q", agent, got.Resume, want)
+		}
 	}
 }

@@ -26,9 +26,6 @@ func isCommandName(s string) bool {
 	return s != "" && s[0] != '-' && onlyBytes(s, "_.-")
 }
 
-// isBareWord: letters, digits and _ - . / : @ % + only (and not empty).
-func isBareWord(s string) bool { return s != "" && onlyBytes(s, "_-./:@%+") }
-
 // onlyBytes says whether s is made of ASCII letters, digits and the bytes of extra only.
 func onlyBytes(s, extra string) bool {
 	for i := 0; i < len(s); i++ {
@@ -56,21 +53,8 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 	if len(argv) > MaxResumeWords {
 		return &ResumeError{fmt.Sprintf("%d words, at most %d are allowed", len(argv), MaxResumeWords)}
 	}
-	total := len(argv) - 1
-	for i, w := range argv {
-		total += len(w)
-		if !utf8.ValidString(w) {
-			return &ResumeError{fmt.Sprintf("word %d is not valid UTF-8", i+1)}
-		}
-		if strings.ContainsRune(w, '\'') {
-			return &ResumeError{fmt.Sprintf("word %d holds an apostrophe, which no word may", i+1)}
-		}
-		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
-			return &ResumeError{fmt.Sprintf("word %d holds a control character, which no word may", i+1)}
-		}
-	}
-	if total > MaxResumeBytes {
-		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
+	if err := CheckWords(argv); err != nil {
+		return &ResumeError{err.Error()}
 	}
 	name := argv[0]
 	if !isCommandName(name) {
@@ -85,31 +69,35 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 	return nil
 }
 
+// CheckWords checks what the words of every command taw types at a shell must be (a resume
+// command, a restored program): valid UTF-8, no control character and no apostrophe in any word,
+// so single quotes carry each word, and at most MaxResumeBytes in all, with the spaces between
+// them. The error says which word broke which rule.
+func CheckWords(argv []string) error {
+	total := len(argv) - 1
+	for i, w := range argv {
+		total += len(w)
+		if !utf8.ValidString(w) {
+			return fmt.Errorf("word %d is not valid UTF-8", i+1)
+		}
+		if strings.ContainsRune(w, '\'') {
+			return fmt.Errorf("word %d holds an apostrophe, which no word may", i+1)
+		}
+		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
+			return fmt.Errorf("word %d holds a control character, which no word may", i+1)
+		}
+	}
+	if total > MaxResumeBytes {
+		return fmt.Errorf("%d bytes, at most %d are allowed", total, MaxResumeBytes)
+	}
+	return nil
+}
+
 // MaxTmuxCommand is the most one tmux client call carries (see tmux.MaxCommandBytes).
 const MaxTmuxCommand = 16384 - 16 - 4
 
-// ShellWord is how the restore types one word: bare when it is made of letters, digits and
-// _ - . / : @ % +, in single quotes otherwise (so a word with = is quoted too, which zsh could
-// read as a path). Words never hold an apostrophe, so single quotes always suffice.
-func ShellWord(w string) string {
-	if isBareWord(w) {
-		return w
-	}
-	return "'" + w + "'"
-}
-
-// ShellLine is the whole command as the restore types it.
-func ShellLine(argv []string) string {
-	words := make([]string, len(argv))
-	for i, w := range argv {
-		words[i] = ShellWord(w)
-	}
-	return strings.Join(words, " ")
-}
-
-// ParseShellLine reads back what ShellLine wrote.
-func ParseShellLine(line string) []string { return shellquote.Words(line) }
-
 // TmuxQuotedLine is the shell line as one double-quoted word of tmux's command language, the
 // form whose size the tmux command limit applies to.
-func TmuxQuotedLine(argv []string) string { return tmuxfmt.QuoteString(ShellLine(argv)) }
+func TmuxQuotedLine(argv []string) string {
+	return tmuxfmt.QuoteString(shellquote.Line(shellquote.POSIX, argv))
+}

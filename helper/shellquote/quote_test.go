@@ -39,6 +39,11 @@ func TestWord(t *testing.T) {
 		{POSIX, `a\b`, `'a\b'`},
 		{POSIX, "$HOME", "'$HOME'"},
 		{POSIX, "!!", "'!!'"},
+		{POSIX, "k=v", "'k=v'"},
+		{POSIX, "a;b", "'a;b'"},
+		{POSIX, "*", "'*'"},
+		{POSIX, "~", "'~'"},
+		{POSIX, "日本", "'日本'"},
 		// fish reads \\ inside single quotes as one backslash, and a bare %self as its pid.
 		{Fish, `a\b`, `'a\\b'`},
 		{Fish, `a\`, `'a\\'`},
@@ -154,5 +159,15 @@ func TestIsShell(t *testing.T) {
 		if IsShell(name) {
 			t.Errorf("IsShell(%q) = true, want false", name)
 		}
+	}
+}
+
+// A saved resume command is written as a POSIX line and read back by Words.
+func TestLineReadBackByWords(t *testing.T) {
+	argv := []string{"my-agent", "--resume", "a b", "", "k=v", `"q"`, `\`, "$x;y", "日本 語", "*"}
+	line := Line(POSIX, argv)
+	got := Words(line)
+	if strings.Join(got, "\x00") != strings.Join(argv, "\x00") || len(got) != len(argv) {
+		t.Fatalf("Words(%q) = %q, want %q", line, got, argv)
 	}
 }
