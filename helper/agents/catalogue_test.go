@@ -188,3 +188,18 @@ func TestEveryAgentHasItsDocsRows(t *testing.T) {
 		}
 	}
 }
+
+// Every file an integration installs is in integrations/: an agent's hook script that was never
+// written is named here, not at its first install.
+func TestIntegrationFilesAreEmbedded(t *testing.T) {
+	for _, tg := range integration.Targets {
+		for _, f := range tg.Files {
+			if f.Source == "" {
+				continue
+			}
+			if _, err := fs.Stat(integrations.FS, f.Source); err != nil {
+				t.Errorf("%s installs integrations/%s, which is not there", tg.ID, f.Source)
+			}
+		}
+	}
+}
