@@ -57,8 +57,37 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 		return &ResumeError{fmt.Sprintf("%d words, at most %d are allowed", len(argv), MaxResumeWords)}
 	}
 	if err := CheckWords(argv); err != nil {
-		return &ResumeError{err.Error()}
+		return err
 	}
+	return checkCommand(argv, onPath)
+}
+
+// CheckWords checks what the words of every command taw types at a shell must be (a resume
+// command, a restored program): valid UTF-8, no apostrophe and no control character in any
+// word, so single quotes carry each word, and at most MaxResumeBytes in all, with the spaces
+// between them. The *ResumeError's Reason says which word broke which rule.
+func CheckWords(argv []string) error {
+	total := len(argv) - 1
+	for i, w := range argv {
+		total += len(w)
+		if !utf8.ValidString(w) {
+			return &ResumeError{fmt.Sprintf("word %d is not valid UTF-8", i+1)}
+		}
+		if strings.ContainsRune(w, '\'') {
+			return &ResumeError{fmt.Sprintf("word %d holds an apostrophe, which no word may", i+1)}
+		}
+		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
+			return &ResumeError{fmt.Sprintf("word %d holds a control character, which no word may", i+1)}
+		}
+	}
+	if total > MaxResumeBytes {
+		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
+	}
+	return nil
+}
+
+// checkCommand checks the command's name, and its length once quoted for tmux.
+func checkCommand(argv []string, onPath func(string) bool) error {
 	name := argv[0]
 	if !isCommandName(name) {
 		return &ResumeError{fmt.Sprintf("first word %q is not a plain command name (letters, digits, _, - and ., not starting with -); use the name on PATH, not a path", name)}
@@ -68,30 +97,6 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 	}
 	if n := len(TmuxQuotedLine(argv)) + resumeSendOverhead; n > MaxTmuxCommand {
 		return &ResumeError{fmt.Sprintf("too long for one tmux command once quoted for tmux (%d bytes, at most %d)", n, MaxTmuxCommand)}
-	}
-	return nil
-}
-
-// CheckWords checks what the words of every command taw types at a shell must be (a resume
-// command, a restored program): valid UTF-8, no control character and no apostrophe in any word,
-// so single quotes carry each word, and at most MaxResumeBytes in all, with the spaces between
-// them. The error says which word broke which rule.
-func CheckWords(argv []string) error {
-	total := len(argv) - 1
-	for i, w := range argv {
-		total += len(w)
-		if !utf8.ValidString(w) {
-			return fmt.Errorf("word %d is not valid UTF-8", i+1)
-		}
-		if strings.ContainsRune(w, '\'') {
-			return fmt.Errorf("word %d holds an apostrophe, which no word may", i+1)
-		}
-		if strings.IndexFunc(w, unicode.IsControl) >= 0 {
-			return fmt.Errorf("word %d holds a control character, which no word may", i+1)
-		}
-	}
-	if total > MaxResumeBytes {
-		return fmt.Errorf("%d bytes, at most %d are allowed", total, MaxResumeBytes)
 	}
 	return nil
 }

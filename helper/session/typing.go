@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,7 +21,10 @@ func TypedLine(argv []string) (string, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return "", fmt.Errorf("no command")
 	}
-	if err := report.CheckWords(argv); err != nil {
+	var refused *report.ResumeError
+	if err := report.CheckWords(argv); errors.As(err, &refused) {
+		return "", errors.New(refused.Reason)
+	} else if err != nil {
 		return "", err
 	}
 	return shellquote.Line(shellquote.POSIX, argv), nil
