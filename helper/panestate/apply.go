@@ -57,6 +57,10 @@ func Routed(trusted func(Pane) bool, route func(ctx context.Context) (paneID str
 	return func(o *reportOptions) { o.trusted, o.route = trusted, route }
 }
 
+// ErrSuperseded says a newer report of the pane was waiting for its lock, so this one was
+// dropped: of a burst, only the latest state is written.
+var ErrSuperseded = errors.New("a newer report of the pane is waiting")
+
 // ErrNotRouted says a routed report belongs to no pane.
 var ErrNotRouted = errors.New("the report belongs to no pane")
 

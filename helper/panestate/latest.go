@@ -2,7 +2,6 @@ package panestate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,10 +11,6 @@ import (
 
 	"github.com/taw-tmux/taw/helper/filelock"
 )
-
-// ErrSuperseded says a newer report of the pane was waiting for its lock, so this one was
-// dropped: of a burst, only the latest state is written.
-var ErrSuperseded = errors.New("a newer report of the pane is waiting")
 
 // A report that waits "latest only" (LatestOnly) records itself as the newest report waiting
 // for the pane in the pane's lock file, before the memo (memoOffset), and gives up as soon as a

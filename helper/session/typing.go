@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,10 +20,10 @@ func TypedLine(argv []string) (string, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return "", fmt.Errorf("no command")
 	}
-	var refused *report.ResumeError
-	if err := report.CheckWords(argv); errors.As(err, &refused) {
-		return "", errors.New(refused.Reason)
-	} else if err != nil {
+	if err := report.CheckWords(argv); err != nil {
+		if refused, ok := err.(*report.ResumeError); ok {
+			return "", fmt.Errorf("%s", refused.Reason)
+		}
 		return "", err
 	}
 	return shellquote.Line(shellquote.POSIX, argv), nil

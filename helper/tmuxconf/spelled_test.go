@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,12 +14,12 @@ import (
 // Every @agent-wizard-… option is spelled once, here: the code that reads or sets one names
 // this package's constant, so a renamed option cannot leave a stale copy behind.
 func TestOptionNamesAreSpelledOnlyHere(t *testing.T) {
-	names := map[string]bool{}
+	names := make(map[string]bool, len(Catalogue))
 	for _, s := range Catalogue {
 		names[s.Name] = true
 	}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.Walk("..", func(path string, d os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
