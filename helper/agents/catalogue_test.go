@@ -170,8 +170,17 @@ func TestEveryAgentHasItsDocsRows(t *testing.T) {
 		if !a.Integration {
 			continue
 		}
-		if _, ok := rowWith(integrations, func(r string) bool { return strings.HasPrefix(r, "| "+a.Display+" ("+id) }); !ok {
+		row, ok := rowWith(integrations, func(r string) bool { return strings.HasPrefix(r, "| "+a.Display+" ("+id) })
+		if !ok {
 			t.Errorf("docs/integrations.md: the agents table has no row | %s (%s) | …", a.Display, id)
+		} else if a.Resume != nil {
+			cmd := "`" + a.Resume.Program + " " + a.Resume.Arg
+			if !a.Resume.Glued {
+				cmd += " "
+			}
+			if !strings.Contains(row, cmd) {
+				t.Errorf("docs/integrations.md: %s's row does not give its resume command as the catalogue does (%s…`)", id, cmd)
+			}
 		}
 		if _, ok := rowWith(integrations, func(r string) bool { return strings.HasPrefix(r, "| "+id+" | ") }); !ok {
 			t.Errorf("docs/integrations.md: the table of where each integration goes has no row | %s | …", id)
@@ -180,7 +189,7 @@ func TestEveryAgentHasItsDocsRows(t *testing.T) {
 		if a.Hooks != nil && len(a.Hooks.Stale) > 0 {
 			want = strings.Join(a.Hooks.Stale, ", ")
 		}
-		row, ok := rowWith(stale, func(r string) bool { return strings.Contains(strings.Split(r, "|")[1], id) })
+		row, ok = rowWith(stale, func(r string) bool { return strings.Contains(strings.Split(r, "|")[1], id) })
 		if !ok {
 			t.Errorf("docs/integrations.md: the table of states hooks leave standing has no row naming %s (catalogue: %s)", id, want)
 		} else if got := strings.TrimSpace(strings.Split(row, "|")[2]); got != want {
