@@ -48,8 +48,14 @@ func paneServer(t *testing.T, script string) (*tmux.Client, string) {
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("start tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 	ctx := context.Background()
+	path, _ := c.Output(ctx, "display-message", "-p", "#{socket_path}")
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", sock, "kill-server").Run()
+		if path != "" {
+			_ = os.Remove(path)
+		}
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		out, err := c.Output(ctx, "display-message", "-p", "-t", "main", "#{pane_id} #{pane_current_command}")
