@@ -5,9 +5,8 @@ package integrations
 
 import "embed"
 
-// FS is every agent's folder and lib/. Hermes's __init__.py is named on its own, since a
-// folder pattern skips files that start with an underscore.
+// FS is every folder here: each agent's and lib/. Files starting with an underscore
+// (Hermes's __init__.py) are kept too.
 //
-//go:embed lib claude codex copilot cursor droid gemini grok kimi qodercli devin kilo pi omp
-//go:embed opencode/v1 opencode/v2 hermes/plugin.yaml hermes/__init__.py
+//go:embed all:*
 var FS embed.FS

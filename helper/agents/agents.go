@@ -29,6 +29,8 @@ type Agent struct {
 	// Integration: taw ships hooks or a plugin for the agent (integrations/<id>, installed by
 	// taw integration install <id>).
 	Integration bool
+	// Hooks: the integration is a hook script, and this is how its events report.
+	Hooks *Hooks
 }
 
 // Resume is an agent's command for reopening one session: Program, then Arg and the session's
@@ -66,22 +68,51 @@ var Known = []Agent{
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
 		Packages:  []string{"@anthropic-ai/claude-code"},
-		PathHints: []string{"/.local/share/claude/versions/", "/.claude/local/"}},
+		PathHints: []string{"/.local/share/claude/versions/", "/.claude/local/"},
+		// No hook fires when the person presses Esc during a turn or answers No at a permission.
+		Hooks: &Hooks{
+			Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+				"PermissionRequest", "PermissionDenied", "Notification", "SubagentStart", "SubagentStop", "PreCompact",
+				"PostCompact", "Stop", "StopFailure", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", SessionEndKeeps: claudeFamilyKeeps,
+			ResumeFlags: []ResumeFlag{{Flag: "--model", Key: "model", Keep: true}, {Flag: "--permission-mode", Key: "permission_mode", Omit: "default"}},
+			Stale:       []string{Working, Blocked},
+			Settings:    &Settings{Home: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "codex", Display: "Codex", Detected: true,
 		Resume: &Resume{Program: "codex", Arg: "resume"}, Integration: true,
 		Aliases:  []string{"codex-cli", "openai-codex"},
 		Programs: []string{"codex"},
-		Packages: []string{"@openai/codex"}},
+		Packages: []string{"@openai/codex"},
+		// Interrupt fires on Esc, nothing when the person declines an approval.
+		Hooks: &Hooks{
+			Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+				"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, SessionEndKeeps: []string{"clear"}, ThreadEnv: "CODEX_THREAD_ID",
+			Stale: []string{Working, Blocked}}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
-		Integration: true,
-		Aliases:     []string{"gemini-cli", "google-gemini"},
-		Programs:    []string{"gemini"},
-		Packages:    []string{"@google/gemini-cli"}},
+		Resume: &Resume{Program: "gemini", Arg: "--resume"}, Integration: true,
+		Aliases:  []string{"gemini-cli", "google-gemini"},
+		Programs: []string{"gemini"},
+		Packages: []string{"@google/gemini-cli"},
+		// AfterAgent fires on Esc and on API errors, nothing when a confirmation is declined.
+		Hooks: &Hooks{
+			Events: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"},
+			Rename: map[string]string{"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse",
+				"AfterAgent": "Stop"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "ask_user", SessionEndKeeps: []string{"clear"},
+			Stale: []string{Blocked}}},
 	{ID: "cursor", Display: "Cursor Agent", Detected: true,
 		Resume: &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"cursor-agent", "cursor-cli"},
 		Programs:  []string{"cursor-agent"},
-		PathHints: []string{"/cursor-agent/"}},
+		PathHints: []string{"/cursor-agent/"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events: []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"},
+			Rename: map[string]string{"sessionStart": "SessionStart", "stop": "Stop", "beforeSubmitPrompt": "UserPromptSubmit",
+				"postToolUse": "PostToolUse", "afterFileEdit": "PostToolUse", "sessionEnd": "SessionEnd"},
+			SessionKeys: []string{"conversation_id", "session_id"},
+			Stale:       []string{Working, Blocked}}},
 	{ID: "opencode", Display: "OpenCode", Detected: true,
 		Resume: &Resume{Program: "opencode", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"open-code", "opencode2", "opencode-ai"},
@@ -106,12 +137,30 @@ var Known = []Agent{
 		Resume: &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
-		Packages: []string{"@github/copilot"}},
+		Packages: []string{"@github/copilot"},
+		// Nothing fires on Esc or on a declined permission.
+		Hooks: &Hooks{
+			Events: []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
+				"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"},
+			Rename: map[string]string{
+				"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
+				"postToolUse": "PostToolUse", "permissionRequest": "PermissionRequest", "notification": "Notification",
+				"agentStop": "Stop", "subagentStop": "SubagentStop", "preCompact": "PreCompact",
+				"errorOccurred": "StopFailure", "sessionEnd": "SessionEnd",
+			},
+			SessionKeys: []string{"sessionId", "session_id"}, QuestionTool: "ask_user",
+			Stale: []string{Working, Blocked}}},
 	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,
 		Resume: &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
 		Programs: []string{"kimi"},
-		Packages: []string{"kimi-cli", "kimi_cli"}},
+		Packages: []string{"kimi-cli", "kimi_cli"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
+				"PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", BlockingNotices: []string{"approval", "permission"},
+			Stale: []string{Working, Blocked}}},
 	{ID: "kiro", Display: "Kiro CLI", Detected: true,
 		Aliases:  []string{"kiro-cli"},
 		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
@@ -119,7 +168,13 @@ var Known = []Agent{
 		Resume: &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"factory-droid"},
 		Programs: []string{"droid"},
-		Packages: []string{"@factory/cli"}},
+		Packages: []string{"@factory/cli"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUser", SessionEndKeeps: claudeFamilyKeeps,
+			Stale:    []string{Working, Blocked},
+			Settings: &Settings{Home: ".factory", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "amp", Display: "Amp", Detected: true,
 		Aliases:  []string{"amp-local", "ampcode"},
 		Programs: []string{"amp"},
@@ -128,7 +183,12 @@ var Known = []Agent{
 		Resume: &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"grok-build", "grok-cli"},
 		Programs: []string{"grok"},
-		Packages: []string{"@vibe-kit/grok-cli"}},
+		Packages: []string{"@vibe-kit/grok-cli"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, SessionEnv: "GROK_SESSION_ID", QuestionTool: "AskUserQuestion",
+			Stale: []string{Working, Blocked}}},
 	{ID: "hermes", Display: "Hermes Agent", Detected: true,
 		Resume: &Resume{Program: "hermes", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"hermes-agent"},
@@ -138,7 +198,13 @@ var Known = []Agent{
 		Resume: &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
 		Programs: []string{"qodercli", "qoderclicn"},
-		Packages: []string{"@qoder-ai/qodercli"}},
+		Packages: []string{"@qoder-ai/qodercli"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", SessionEndKeeps: claudeFamilyKeeps,
+			Stale:    []string{Working, Blocked},
+			Settings: &Settings{Home: ".qoder", DirEnv: "QODER_CONFIG_DIR", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "cline", Display: "Cline", Detected: true,
 		Aliases:  []string{"cline-cli"},
 		Programs: []string{"cline"},
@@ -146,7 +212,12 @@ var Known = []Agent{
 	{ID: "devin", Display: "Devin CLI", Detected: true,
 		Resume: &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"devin-cli", "devin cli"},
-		Programs: []string{"devin"}},
+		Programs: []string{"devin"},
+		// Its hooks have Claude Code's shape, and its gaps.
+		Hooks: &Hooks{
+			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion",
+			Stale: []string{Working, Blocked}}},
 	{ID: "agy", Display: "Antigravity", Detected: true,
 		Resume:   &Resume{Program: "agy", Arg: "--conversation"},
 		Aliases:  []string{"antigravity", "antigravity-cli"},
@@ -179,6 +250,13 @@ var Known = []Agent{
 	{ID: "mastracode", Display: "Mastra Code", Aliases: []string{"mastra-code", "mastra code", "mastra"},
 		Resume: &Resume{Program: "mastracode", Arg: "--thread"}},
 }
+
+// claudeFamilyKeeps are the SessionEnd reasons after which Claude Code, and agents whose hooks
+// copy its, go on in the same process.
+var claudeFamilyKeeps = []string{"clear", "resume", "compact"}
+
+// HookScript is the name of the hook script taw installs into an agent.
+const HookScript = "taw-agent-state.sh"
 
 // The indexes are built on first use: most taw processes look up no agent at all.
 var byName = sync.OnceValue(func() map[string]*Agent {

@@ -2,6 +2,8 @@ package agents_test
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -95,6 +97,117 @@ func TestSessionResumeReadsTheCatalogue(t *testing.T) {
 		for _, alias := range a.Aliases {
 			if alt := session.OwnResume(alias, "s-1", ""); len(alt) == 0 || alt[0] != a.Resume.Program {
 				t.Errorf("resume by alias %q: %q", alias, alt)
+			}
+		}
+	}
+}
+
+// docLines are the table rows of a docs page (lines starting with "|", trimmed).
+func docLines(t *testing.T, page string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "|") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
+}
+
+// tableAfter is the rows of the first table after the line holding heading.
+func tableAfter(t *testing.T, page, heading string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), heading)
+	if !ok {
+		t.Fatalf("docs/%s has no %q", page, heading)
+	}
+	var rows []string
+	for _, l := range strings.Split(rest, "\n")[1:] {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, l)
+		} else if len(rows) > 0 {
+			break
+		}
+	}
+	return rows
+}
+
+func rowWith(rows []string, ok func(string) bool) (string, bool) {
+	for _, r := range rows {
+		if ok(r) {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// Every catalogue agent has its rows in the docs' tables, and the tables say what the catalogue
+// says: a new agent's missing row is named here.
+func TestEveryAgentHasItsDocsRows(t *testing.T) {
+	detection := docLines(t, "detection.md")
+	integrations := docLines(t, "integrations.md")
+	resumes := tableAfter(t, "sessions.md", "Otherwise taw uses its own command for that agent")
+	stale := tableAfter(t, "integrations.md", "Which states each agent's hooks can leave standing")
+	for _, a := range agents.Known {
+		id := "`" + a.ID + "`"
+		if _, ok := rowWith(detection, func(r string) bool { return strings.HasPrefix(r, "| "+id+" | "+a.Display+" |") }); !ok {
+			t.Errorf("docs/detection.md: no row | %s | %s | … in the agents table", id, a.Display)
+		}
+		if a.Resume != nil {
+			if _, ok := rowWith(resumes, func(r string) bool { return strings.Contains(r, id) && strings.Contains(r, a.Resume.Arg) }); !ok {
+				t.Errorf("docs/sessions.md: the resume table has no row for %s with %q", id, a.Resume.Arg)
+			}
+		}
+		if !a.Integration {
+			continue
+		}
+		row, ok := rowWith(integrations, func(r string) bool { return strings.HasPrefix(r, "| "+a.Display+" ("+id) })
+		if !ok {
+			t.Errorf("docs/integrations.md: the agents table has no row | %s (%s) | …", a.Display, id)
+		} else if a.Resume != nil {
+			cmd := "`" + a.Resume.Program + " " + a.Resume.Arg
+			if !a.Resume.Glued {
+				cmd += " "
+			}
+			if !strings.Contains(row, cmd) {
+				t.Errorf("docs/integrations.md: %s's row does not give its resume command as the catalogue does (%s…`)", id, cmd)
+			}
+		}
+		if _, ok := rowWith(integrations, func(r string) bool { return strings.HasPrefix(r, "| "+id+" | ") }); !ok {
+			t.Errorf("docs/integrations.md: the table of where each integration goes has no row | %s | …", id)
+		}
+		want := "none"
+		if a.Hooks != nil && len(a.Hooks.Stale) > 0 {
+			want = strings.Join(a.Hooks.Stale, ", ")
+		}
+		row, ok = rowWith(stale, func(r string) bool { return strings.Contains(strings.Split(r, "|")[1], id) })
+		if !ok {
+			t.Errorf("docs/integrations.md: the table of states hooks leave standing has no row naming %s (catalogue: %s)", id, want)
+		} else if got := strings.TrimSpace(strings.Split(row, "|")[2]); got != want {
+			t.Errorf("docs/integrations.md: %s's hooks leave %q standing, the catalogue's Hooks.Stale says %q", id, got, want)
+		}
+	}
+}
+
+// Every file an integration installs is in integrations/: an agent's hook script that was never
+// written is named here, not at its first install.
+func TestIntegrationFilesAreEmbedded(t *testing.T) {
+	for _, tg := range integration.Targets {
+		for _, f := range tg.Files {
+			if f.Source == "" {
+				continue
+			}
+			if _, err := fs.Stat(integrations.FS, f.Source); err != nil {
+				t.Errorf("%s installs integrations/%s, which is not there", tg.ID, f.Source)
 			}
 		}
 	}

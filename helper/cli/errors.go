@@ -6,6 +6,8 @@ import (
 	"io"
 	"syscall"
 
+	"github.com/taw-tmux/taw/helper/filelock"
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
@@ -21,11 +23,11 @@ const (
 const (
 	CodeUsage             = "usage"
 	CodeInvalidArgument   = "invalid_argument"
-	CodeInvalidResumeArgv = "invalid_resume_argv"
+	CodeInvalidResumeArgv = report.CodeInvalidResume
 	CodePaneNotFound      = tmux.CodePaneNotFound
 	CodeServerNotRunning  = tmux.CodeServerNotRunning
 	CodeTmux              = tmux.CodeTmuxError
-	CodeBusy              = "busy"
+	CodeBusy              = filelock.CodeBusy
 	CodeNoSpace           = "no_space"
 	CodeReadOnly          = "read_only"
 	CodeInternal          = "internal"

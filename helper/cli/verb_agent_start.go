@@ -13,6 +13,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/session"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
@@ -246,10 +247,4 @@ func waitPrompt(ctx context.Context, c *tmux.Client, paneID string) error {
 const shellPromptWait = 5 * time.Second
 
 // atShellPrompt says whether the pane's foreground program is a shell.
-func atShellPrompt(p panestate.Pane) bool {
-	switch p.Command {
-	case "sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh", "nu", "elvish", "xonsh", "ash", "-bash", "-zsh", "-sh":
-		return true
-	}
-	return false
-}
+func atShellPrompt(p panestate.Pane) bool { return shellquote.IsShell(p.Command) }

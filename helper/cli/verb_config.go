@@ -14,7 +14,7 @@ import (
 // taw config default|check|path: the TOML configuration file.
 
 // CodeConfigFileInvalid ("config_invalid", the code the integration verbs give a bad agent config too): taw's configuration file has unknown keys or bad values (taw config check).
-const CodeConfigFileInvalid = "config_invalid"
+const CodeConfigFileInvalid = config.CodeInvalid
 
 const flagConfigFile = "file"
 

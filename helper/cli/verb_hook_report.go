@@ -2,22 +2,18 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/detect"
-	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/hookreport"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/report"
-	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/urfave/cli/v2"
 )
 
@@ -109,13 +105,6 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		return
 	}
 	rep := hookRecordReport(f, opts, act)
-	dir := f.LockDir()
-
-	unlock, memo, seq, ok := hookLock(ctx, dir, pane, opts.Seq, opts.Order)
-	if !ok {
-		return
-	}
-	rep.Seq = &seq
 	// trusted: the hook runs in the pane it names, or that pane holds the session the report is
 	// about (the first step of report.Route, without listing the panes). The session is asked
 	// first: it reads nothing, where the process table is read a process at a time.
@@ -124,45 +113,12 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		return opts.Parent <= 1 || (act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID) ||
 			procinfo.DescendsFrom(opts.Parent, p.PID)
 	}
-	var err error
-	p, remembered := memo.Remembered(pane)
-	if remembered && trusted(p) {
-		// The usual case, in one tmux call while the pane is as the last report left it.
-		var held bool
-		_, p, held, err = panestate.ApplyRemembered(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
-		if held || (err != nil && !tmux.IsPaneNotFound(err)) {
-			unlock()
-			return
-		}
-	} else {
-		p, err = panestate.ReadForWrite(ctx, f.Tmux(), pane)
+	route := func(ctx context.Context) (string, bool) { return hookRoute(ctx, f, opts, act, pane) }
+	forPane := func(p panestate.Pane, rep report.Report) report.Report {
+		return keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags)
 	}
-	switch {
-	case err == nil && trusted(p):
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
-		unlock()
-		return
-	case err != nil && !tmux.IsPaneNotFound(err):
-		unlock()
-		return
-	}
-	target, ok := hookRoute(ctx, f, opts, act, pane)
-	if ok && target == pane && err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
-	}
-	unlock()
-	if !ok || target == pane {
-		return
-	}
-	unlock, memo, seq, ok = hookLock(ctx, dir, target, seq, opts.Order)
-	if !ok {
-		return
-	}
-	rep.Seq = &seq
-	defer unlock()
-	if p, err = panestate.ReadForWrite(ctx, f.Tmux(), target); err == nil {
-		_, _ = panestate.ApplyRead(ctx, f.Tmux(), memo, p, keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags), f.NowMillis)
-	}
+	_, _ = panestate.ApplyReport(ctx, f.Tmux(), f.LockDir(), pane, rep, f.NowMillis,
+		panestate.LatestOnly(opts.Order), panestate.ForPane(forPane), panestate.Routed(trusted, route))
 }
 
 // hookRecordReport is the report an action makes: --source integration:<agent>, this event's
@@ -257,7 +213,7 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 	agent := agents.Canonical(opts.Agent)
 	runs := func(panePID int) bool {
 		leader, group, shellInFront, err := procinfo.Foreground(panePID)
-		if err != nil || (shellInFront && len(group) <= 1 && leader.PID == panePID && isShellName(leader.Comm)) {
+		if err != nil || (shellInFront && len(group) <= 1 && leader.PID == panePID && shellquote.IsShell(leader.Comm)) {
 			return false
 		}
 		id, _ := detect.Identify(leader, group)
@@ -265,166 +221,6 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 	}
 	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: opts.Parent},
 		own, panes, procinfo.DescendsFrom, runs)
-}
-
-func isShellName(comm string) bool {
-	switch comm {
-	case "sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh":
-		return true
-	}
-	return false
-}
-
-// hookLock takes the pane's lock for a report, unless a newer report of the pane is waiting:
-// only the latest state of a burst is written. The newest report waiting is kept in the lock
-// file itself (its seq and its order, the pid of the hook script that started it), which only
-// taw writes, opened without following a link, and changed under a record lock of its own.
-//
-// A hook's seq is taken when its taw starts, and two taws forked a moment apart may start in
-// the other order: within orderWindow of each other the script's pid decides which is newer
-// (the agent runs its hooks one after the other, so a later event has the higher pid), and a
-// report that is newer by its pid but not by its clock takes the seq after the one recorded.
-// It returns the seq the report carries. ok false: dropped, or the wait ran out.
-func hookLock(ctx context.Context, dir, paneID string, seq uint64, order int) (unlock func(), memo panestate.Memo, used uint64, ok bool) {
-	if err := os.MkdirAll(dir, 0o700); err != nil || !privateTo(dir, true) {
-		return nil, memo, 0, false
-	}
-	file, err := filelock.OpenFile(panestate.LockPath(dir, paneID), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, memo, 0, false
-	}
-	// The seq is written into this file: it must be the user's own, not one planted for them.
-	if fi, err := file.Stat(); err != nil || !ownedPrivately(fi, false) {
-		file.Close()
-		return nil, memo, 0, false
-	}
-	mine := waiting{seq: seq, order: order}
-	claimed := false
-	// check records this report as the latest waiting, or says a newer one is.
-	check := func() bool {
-		if !markLock(file, true) {
-			return false
-		}
-		defer markLock(file, false)
-		stored := readWaiting(file)
-		if stored.newerThan(mine) {
-			return false
-		}
-		if !claimed {
-			if stored.seq >= mine.seq {
-				mine.seq = stored.seq + 1
-			}
-			if _, err := file.WriteAt([]byte(mine.String()), 0); err != nil {
-				return false
-			}
-			claimed = true
-		}
-		return true
-	}
-	if !check() {
-		file.Close()
-		return nil, memo, 0, false
-	}
-	wait := time.Millisecond
-	for {
-		err := syscall.Flock(int(file.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
-			file.Close()
-			return nil, memo, 0, false
-		}
-		select {
-		case <-ctx.Done():
-			file.Close()
-			return nil, memo, 0, false
-		case <-time.After(wait):
-		}
-		if !check() {
-			file.Close()
-			return nil, memo, 0, false
-		}
-		wait = min(2*wait, 20*time.Millisecond)
-	}
-	release := func() {
-		_ = syscall.Flock(int(file.Fd()), syscall.LOCK_UN)
-		file.Close()
-	}
-	if !check() {
-		release()
-		return nil, memo, 0, false
-	}
-	return release, panestate.MemoIn(file), mine.seq, true
-}
-
-// markLock takes (or lets go of) the record lock that guards the waiting report in the lock
-// file: a byte past its end, apart from the flock writers queue on.
-func markLock(file *os.File, take bool) bool {
-	lk := syscall.Flock_t{Type: syscall.F_UNLCK, Whence: 0, Start: 1 << 20, Len: 1}
-	cmd := syscall.F_SETLK
-	if take {
-		lk.Type, cmd = syscall.F_WRLCK, syscall.F_SETLKW
-	}
-	for {
-		err := syscall.FcntlFlock(file.Fd(), cmd, &lk)
-		if err != syscall.EINTR {
-			return err == nil
-		}
-	}
-}
-
-// orderWindow is how far apart (in seq, nanoseconds) two reports are ordered by the pids of
-// their scripts rather than by their clocks.
-const orderWindow = 200 * uint64(time.Millisecond)
-
-// maxPidGap is how far apart the pids of two scripts in orderWindow can be, unless the pid
-// counter wrapped between them.
-const maxPidGap = 1 << 14
-
-// waiting is the newest report of a pane recorded in its lock file.
-type waiting struct {
-	seq   uint64
-	order int // the hook script's pid, 0 when unknown
-}
-
-func (w waiting) String() string { return fmt.Sprintf("%020d %010d\n", w.seq, w.order) }
-
-// newerThan says whether w is a newer report than o.
-func (w waiting) newerThan(o waiting) bool {
-	if w.order == o.order && w.seq == o.seq {
-		return false
-	}
-	gap := w.seq - o.seq
-	if o.seq > w.seq {
-		gap = o.seq - w.seq
-	}
-	// Pids are near each other unless the pid counter wrapped between the two: far fewer than
-	// maxPidGap processes start within orderWindow, and Linux's smallest pid counter (32768)
-	// wraps to a gap of more.
-	pidGap := w.order - o.order
-	if pidGap < 0 {
-		pidGap = -pidGap
-	}
-	if w.order > 0 && o.order > 0 && w.order != o.order && gap < orderWindow && pidGap < maxPidGap {
-		return w.order > o.order
-	}
-	return w.seq > o.seq
-}
-
-// readWaiting is the report a lock file records, zero when none.
-func readWaiting(file *os.File) waiting {
-	var b [40]byte
-	n, _ := file.ReadAt(b[:], 0)
-	fields := strings.Fields(string(b[:n]))
-	var w waiting
-	if len(fields) > 0 {
-		w.seq, _ = strconv.ParseUint(fields[0], 10, 64)
-	}
-	if len(fields) > 1 {
-		w.order, _ = strconv.Atoi(fields[1])
-	}
-	return w
 }
 
 // readHead reads up to limit bytes of r, waiting at most wait, and then the rest of r to its
@@ -473,19 +269,4 @@ func readHead(r io.Reader, limit int, wait time.Duration) (head []byte, drained 
 // drain reads r to its end, in reads of the whole buffer: io.Discard's own reads are of 8 KiB.
 func drain(r io.Reader) {
 	_, _ = io.CopyBuffer(struct{ io.Writer }{io.Discard}, r, make([]byte, maxPayloadPipe/4))
-}
-
-// privateTo says whether path is the user's own and writable by no one else; a hook writes
-// nowhere another local user could have prepared.
-func privateTo(path string, dir bool) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && fi.IsDir() == dir && ownedPrivately(fi, dir)
-}
-
-func ownedPrivately(fi os.FileInfo, dir bool) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o022 != 0 {
-		return false
-	}
-	return dir == fi.IsDir() && (dir || fi.Mode().IsRegular())
 }

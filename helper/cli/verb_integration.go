@@ -27,7 +27,6 @@ const (
 // Stable error codes of the integration verbs (documented in docs/integrations.md).
 const (
 	CodeUnknownAgent        = "unknown_agent"
-	CodeConfigInvalid       = "config_invalid"
 	CodeIntegrationConflict = "integration_conflict"
 	CodeIntegrationIO       = "integration_io"
 )
@@ -209,7 +208,7 @@ func integrationError(failed []error) error {
 	var ce *integration.ConflictError
 	switch {
 	case errors.As(failed[0], &pe):
-		code = CodeConfigInvalid
+		code = CodeConfigFileInvalid
 	case errors.As(failed[0], &ce):
 		code = CodeIntegrationConflict
 	}

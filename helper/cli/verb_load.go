@@ -230,12 +230,12 @@ func displayLiteral(msg string) string {
 }
 
 // statusOption keeps what the last load had to say, readable when no client saw the message.
-const statusOption = "@agent-wizard-status"
+const statusOption = tmuxconf.StatusOption
 
 const noticeOption = tmuxconf.NoticeOption
 
 // loadedOption is set by taw.tmux once its load (run in the background) is done; unload takes it out.
-const loadedOption = "@agent-wizard-loaded"
+const loadedOption = tmuxconf.LoadedOption
 
 // noticeMillis is how long a message of the plugin stays on the status line.
 const noticeMillis = "10000"

@@ -10,7 +10,7 @@ import (
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
-	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
@@ -135,7 +135,7 @@ func newExplainView(e *watch.Explanation) explainView {
 		v.Hook = &explainHook{Source: r.Source, Agent: r.Kind, State: nullable(r.ReportedState), Message: nullable(r.Message)}
 	}
 	if len(r.Resume) > 0 {
-		v.Resume = &explainResume{Command: r.Resume, Line: report.ShellLine(r.Resume), Source: r.ResumeSource, Agent: r.ResumeAgent}
+		v.Resume = &explainResume{Command: r.Resume, Line: shellquote.Line(shellquote.POSIX, r.Resume), Source: r.ResumeSource, Agent: r.ResumeAgent}
 	}
 	if r.SessionSource != "" || r.SessionID != "" {
 		v.Session = &explainSession{ID: nullable(r.SessionID), Path: nullable(r.SessionPath), Start: nullable(r.SessionStart), Source: r.SessionSource, Agent: r.SessionAgent}
@@ -216,7 +216,7 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 	}
 	line("detected: %s %s", orDash(r.Detected), orDash(r.DetectedState))
 	if len(r.Resume) > 0 {
-		line("resume: %s (from %s for %s)", report.ShellLine(r.Resume), r.ResumeSource, r.ResumeAgent)
+		line("resume: %s (from %s for %s)", shellquote.Line(shellquote.POSIX, r.Resume), r.ResumeSource, r.ResumeAgent)
 	} else {
 		line("resume: none")
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/taw-tmux/taw/helper/agents"
 )
 
-// Problem is one thing wrong with a TOML file, on the line it stands on (0: the whole file).
+// Problem is one thing wrong at a place in a file taw reads (its config, a plugin's manifest, a
+// screen-rule file), on the line it stands on (0: the whole file): taw's one file-position error.
 type Problem struct {
 	Path    string
 	Line    int
@@ -27,8 +28,11 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("%s: %s", p.Path, p.Message)
 }
 
+// CodeInvalid is the stable code of every problem in a file taw reads as configuration.
+const CodeInvalid = "config_invalid"
+
 // ErrorCode is the stable code of every configuration problem.
-func (p *Problem) ErrorCode() string { return "config_invalid" }
+func (p *Problem) ErrorCode() string { return CodeInvalid }
 
 // maxProblems bounds how many bad lines one file reports: past that the file is not worth
 // reading line by line.

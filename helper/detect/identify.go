@@ -9,6 +9,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
 
 // maxUnwrap bounds how many launchers deep Identify looks (sh -c "npx … node …" and so on).
@@ -137,7 +138,7 @@ func fromArgv(argv []string, depth int) (*agents.Agent, string) {
 		if sub := firstPositional(rest); sub >= 0 && (rest[sub] == "exec" || rest[sub] == "dlx" || rest[sub] == "x") {
 			inner = packageRunner(rest[sub+1:])
 		}
-	case isShell(name):
+	case shellquote.IsShell(name):
 		if cmd, ok := shellCommand(rest); ok {
 			inner = commandWords(cmd)
 		} else {
@@ -288,13 +289,6 @@ var (
 
 func isNode(name string) bool   { return nodeRE().MatchString(name) }
 func isPython(name string) bool { return pythonRE().MatchString(name) }
-func isShell(name string) bool {
-	switch strings.TrimPrefix(name, "-") { // a login shell's argv[0] starts with "-"
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash":
-		return true
-	}
-	return false
-}
 
 // Flags that take the next word as their value, and flags that make the runtime run code given
 // on the command line (no script file to look at).

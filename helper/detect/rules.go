@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -52,20 +53,6 @@ type matcher struct {
 	not      []*matcher
 }
 
-// FileError is a problem in a rule file, at a line when one is known.
-type FileError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *FileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
 var ruleIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 
 var (
@@ -78,7 +65,7 @@ var (
 // ".toml" must be the agent's id, as must the file's agent key.
 func ParseRules(file string, data []byte) (*RuleSet, error) {
 	fail := func(line int, format string, args ...any) error {
-		return &FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &config.Problem{Path: file, Line: line, Message: fmt.Sprintf(format, args...)}
 	}
 	if len(data) > maxFileBytes {
 		return nil, fail(0, "file is %d bytes, more than the %d a rule file may have", len(data), maxFileBytes)

@@ -1,8 +1,11 @@
 package detect
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/taw-tmux/taw/helper/config"
 )
 
 func mustParse(t *testing.T, src string) *RuleSet {
@@ -260,5 +263,14 @@ func TestClassifyUnknownAgents(t *testing.T) {
 	var none *Rules
 	if got := none.Classify("claude", screen("x")); got.State != "idle" || got.RuleID != FallbackIdle {
 		t.Errorf("no rules loaded: %+v, want the idle fallback", got)
+	}
+}
+
+// A rule file's problem is the same file-position error as the config's, with its code.
+func TestRuleFileProblemIsAConfigProblem(t *testing.T) {
+	_, err := ParseRules("claude.toml", []byte("format = 1\nagent = \"claude\"\n[[rule]]\nid = \"Bad Id\"\n"))
+	var p *config.Problem
+	if !errors.As(err, &p) || p.Path != "claude.toml" || p.Line == 0 || p.ErrorCode() != config.CodeInvalid {
+		t.Fatalf("ParseRules = %#v, want a *config.Problem at a line of claude.toml", err)
 	}
 }

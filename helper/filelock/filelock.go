@@ -23,8 +23,11 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is held by another writer for more than %s; try again (a stopped process may be holding it)", e.Path, e.Wait)
 }
 
+// CodeBusy is the stable code of a lock not taken in time.
+const CodeBusy = "busy"
+
 // ErrorCode is the stable code of a lock not taken in time.
-func (e *BusyError) ErrorCode() string { return "busy" }
+func (e *BusyError) ErrorCode() string { return CodeBusy }
 
 // pollEvery is how often Poll tries again: short beside the waits it serves, long enough that a
 // waiter costs nothing.

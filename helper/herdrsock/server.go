@@ -171,7 +171,7 @@ func readLine(conn *net.UnixConn) ([]byte, error) {
 func writeAnswer(conn *net.UnixConn, a answer) {
 	b, err := json.Marshal(a)
 	if err != nil {
-		b = []byte(`{"id":"","error":{"code":"internal_error","message":"could not encode the answer"}}`)
+		b = []byte(`{"id":"","error":{"code":"` + CodeInternal + `","message":"could not encode the answer"}}`)
 	}
 	_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 	_, _ = conn.Write(append(b, '\n'))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -54,83 +55,96 @@ type Action struct {
 	KeepFlags []string
 }
 
-// Known says whether taw maps agent's hook events.
-func Known(agent string) bool {
-	_, ok := agentRules[agent]
+// Known says whether taw maps agent's hook events: its catalogue entry has hooks.
+func Known(agent string) bool { return agents.HooksOf(agent) != nil }
+
+// Handles says whether Decide has a rule for the shared event name (an agent's own names are
+// renamed onto these by its catalogue entry).
+func Handles(name string) bool {
+	_, ok := eventRules[name]
 	return ok
 }
 
-// agentRule is one agent's mapping: its own event names onto the shared ones, where its
-// payload keeps the session, the tool that asks the user, and its resume command.
-type agentRule struct {
-	rename       map[string]string
-	sessionKeys  []string
-	questionTool string
-	// sessionEndKeeps are SessionEnd reasons after which the same process goes on with another
-	// session: no release.
-	sessionEndKeeps []string
-	resume          func(sid string, p Payload) ([]string, []string)
+// eventRules is what each shared event reports: it fills in a (whose session is set already)
+// and says false for an event that changes nothing taw shows.
+var eventRules = map[string]func(h *agents.Hooks, p Payload, a *Action) bool{
+	"SessionStart": func(_ *agents.Hooks, p Payload, a *Action) bool {
+		a.State, a.SessionStart = Idle, p.Get("source")
+		return true
+	},
+	"UserPromptSubmit":   working,
+	"PostToolUse":        working,
+	"PostToolUseFailure": working,
+	"PreCompact":         working,
+	"SubagentStart":      working,
+	"SubagentStop":       working,
+	// The automatic classifier's no: the turn goes on.
+	"PermissionDenied": working,
+	"PreModelRequest":  working,
+	"PostCompact": func(_ *agents.Hooks, p Payload, a *Action) bool {
+		// A /compact typed at the prompt ends there; one the agent started goes on with the turn.
+		a.State = Working
+		if p.Get("trigger") == "manual" {
+			a.State = Idle
+		}
+		return true
+	},
+	"PreToolUse": func(h *agents.Hooks, p Payload, a *Action) bool {
+		a.State = Working
+		if tool := p.Get("tool_name", "toolName"); tool != "" && tool == h.QuestionTool {
+			a.State, a.Message = Blocked, questionMessage(p)
+		}
+		return true
+	},
+	"PermissionRequest": func(_ *agents.Hooks, p Payload, a *Action) bool {
+		a.State, a.Message = Blocked, permissionMessage(p)
+		return true
+	},
+	"Notification": func(h *agents.Hooks, p Payload, a *Action) bool {
+		switch t := p.Get("notification_type", "notificationType"); {
+		case t == "permission_prompt", t == "ToolPermission", t == "elicitation_dialog", asksApproval(h, t):
+			a.State, a.Message = Blocked, clip(p.Get("message"))
+		case t == "idle_prompt", t == "idle":
+			a.State = Idle
+		default:
+			return false
+		}
+		return true
+	},
+	"Stop":        idle,
+	"StopFailure": idle,
+	"Interrupt":   idle,
+	"SessionEnd": func(h *agents.Hooks, p Payload, a *Action) bool {
+		reason := p.Get("reason")
+		for _, keep := range h.SessionEndKeeps {
+			if reason == keep {
+				return false
+			}
+		}
+		*a = Action{Release: true}
+		return true
+	},
 }
 
-var claudeFamilyKeep = []string{"clear", "resume", "compact"}
+func working(_ *agents.Hooks, _ Payload, a *Action) bool { a.State = Working; return true }
+func idle(_ *agents.Hooks, _ Payload, a *Action) bool    { a.State = Idle; return true }
 
-var agentRules = map[string]agentRule{
-	"claude": {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", sessionEndKeeps: claudeFamilyKeep,
-		resume: func(sid string, p Payload) ([]string, []string) {
-			argv := []string{"claude", "--resume", sid}
-			var keep []string
-			if m := p.Get("model"); m != "" {
-				argv = append(argv, "--model", m)
-			} else {
-				keep = []string{"--model"}
-			}
-			if mode := p.Get("permission_mode"); mode != "" && mode != "default" {
-				argv = append(argv, "--permission-mode", mode)
-			}
-			return argv, keep
-		}},
-	"codex": {sessionKeys: []string{"session_id"}, sessionEndKeeps: []string{"clear"},
-		resume: plain("codex", "resume")},
-	"copilot": {
-		rename: map[string]string{
-			"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
-			"postToolUse": "PostToolUse", "permissionRequest": "PermissionRequest", "notification": "Notification",
-			"agentStop": "Stop", "subagentStop": "SubagentStop", "preCompact": "PreCompact",
-			"errorOccurred": "StopFailure", "sessionEnd": "SessionEnd",
-		},
-		sessionKeys: []string{"sessionId", "session_id"}, questionTool: "ask_user",
-		resume: func(sid string, _ Payload) ([]string, []string) { return []string{"copilot", "--resume=" + sid}, nil }},
-	"cursor": {
-		rename: map[string]string{
-			"sessionStart": "SessionStart", "stop": "Stop", "beforeSubmitPrompt": "UserPromptSubmit",
-			"postToolUse": "PostToolUse", "afterFileEdit": "PostToolUse", "sessionEnd": "SessionEnd",
-		},
-		sessionKeys: []string{"conversation_id", "session_id"}, resume: plain("cursor-agent", "--resume")},
-	"devin":    {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("devin", "--resume")},
-	"droid":    {sessionKeys: []string{"session_id"}, questionTool: "AskUser", sessionEndKeeps: claudeFamilyKeep, resume: plain("droid", "--resume")},
-	"grok":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("grok", "--resume")},
-	"kimi":     {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", resume: plain("kimi", "--session")},
-	"qodercli": {sessionKeys: []string{"session_id"}, questionTool: "AskUserQuestion", sessionEndKeeps: claudeFamilyKeep, resume: plain("qodercli", "--resume")},
-	"gemini": {
-		rename: map[string]string{
-			"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse",
-			"AfterAgent": "Stop",
-		},
-		sessionKeys: []string{"session_id"}, questionTool: "ask_user", sessionEndKeeps: []string{"clear"},
-		resume: plain("gemini", "--resume")},
-}
-
-func plain(words ...string) func(string, Payload) ([]string, []string) {
-	return func(sid string, _ Payload) ([]string, []string) {
-		return append(append([]string{}, words...), sid), nil
+// asksApproval says whether a notification type names one of the words by which the agent's
+// notifications ask the person to approve.
+func asksApproval(h *agents.Hooks, t string) bool {
+	for _, w := range h.BlockingNotices {
+		if strings.Contains(t, w) {
+			return true
+		}
 	}
+	return false
 }
 
-// Decide maps one event to what taw's integration reports for it. An agent or event taw does
-// not map is skipped.
+// Decide maps one event to what taw's integration reports for it, by the agent's catalogue
+// entry. An agent or event taw does not map is skipped.
 func Decide(e Event) Action {
-	rule, ok := agentRules[e.Agent]
-	if !ok {
+	h := agents.HooksOf(e.Agent)
+	if h == nil {
 		return Action{Skip: true}
 	}
 	p := e.Payload
@@ -138,73 +152,52 @@ func Decide(e Event) Action {
 		p = Payload{}
 	}
 	name := e.Name
-	if n, ok := rule.rename[name]; ok {
+	if n, ok := h.Rename[name]; ok {
 		name = n
 	}
-	a := Action{SessionID: p.Get(rule.sessionKeys...)}
-	if e.Agent == "grok" {
-		if sid := e.env("GROK_SESSION_ID"); sid != "" {
+	a := Action{SessionID: p.Get(h.SessionKeys...)}
+	if h.SessionEnv != "" {
+		if sid := e.env(h.SessionEnv); sid != "" {
 			a.SessionID = sid
 		}
 	}
-	// A codex run nested in this session (codex exec from a tool) shares the pane; its hooks
-	// carry another session than the thread Codex names in the environment.
-	if e.Agent == "codex" {
-		if thread := e.env("CODEX_THREAD_ID"); thread != "" && a.SessionID != "" && thread != a.SessionID {
+	// A run of the agent nested in this session (codex exec from a tool) shares the pane; its
+	// hooks carry another session than the one the agent names in the environment.
+	if h.ThreadEnv != "" {
+		if thread := e.env(h.ThreadEnv); thread != "" && a.SessionID != "" && thread != a.SessionID {
 			return Action{Skip: true}
 		}
 	}
-	switch name {
-	case "SessionStart":
-		a.State = Idle
-		a.SessionStart = p.Get("source")
-	case "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "SubagentStart",
-		"SubagentStop", "PermissionDenied", "PreModelRequest":
-		// PermissionDenied is the automatic classifier's no: the turn goes on.
-		a.State = Working
-	case "PostCompact":
-		// A /compact typed at the prompt ends there; one the agent started goes on with the turn.
-		a.State = Working
-		if p.Get("trigger") == "manual" {
-			a.State = Idle
-		}
-	case "PreToolUse":
-		a.State = Working
-		if tool := p.Get("tool_name", "toolName"); tool != "" && tool == rule.questionTool {
-			a.State, a.Message = Blocked, questionMessage(p)
-		}
-	case "PermissionRequest":
-		a.State, a.Message = Blocked, permissionMessage(p)
-	case "Notification":
-		switch t := p.Get("notification_type", "notificationType"); {
-		case t == "permission_prompt", t == "ToolPermission":
-			a.State, a.Message = Blocked, clip(p.Get("message"))
-		case t == "elicitation_dialog":
-			a.State, a.Message = Blocked, clip(p.Get("message"))
-		case t == "idle_prompt", t == "idle":
-			a.State = Idle
-		case e.Agent == "kimi" && (strings.Contains(t, "approval") || strings.Contains(t, "permission")):
-			a.State, a.Message = Blocked, clip(p.Get("message"))
-		default:
-			return Action{Skip: true}
-		}
-	case "Stop", "StopFailure", "Interrupt":
-		a.State = Idle
-	case "SessionEnd":
-		reason := p.Get("reason")
-		for _, keep := range rule.sessionEndKeeps {
-			if reason == keep {
-				return Action{Skip: true}
-			}
-		}
-		return Action{Release: true}
-	default:
+	rule, ok := eventRules[name]
+	if !ok || !rule(h, p, &a) {
 		return Action{Skip: true}
 	}
-	if a.SessionID != "" && rule.resume != nil {
-		a.Resume, a.KeepFlags = rule.resume(a.SessionID, p)
+	if a.Release {
+		return a
+	}
+	if a.SessionID != "" {
+		a.Resume, a.KeepFlags = resume(e.Agent, h, a.SessionID, p)
 	}
 	return a
+}
+
+// resume is the command that reopens session sid of agent: the catalogue's, with the options
+// the payload adds.
+func resume(agent string, h *agents.Hooks, sid string, p Payload) (argv, keep []string) {
+	a, ok := agents.Lookup(agent)
+	if !ok || a.Resume == nil {
+		return nil, nil
+	}
+	argv = a.Resume.Argv(sid, "")
+	for _, f := range h.ResumeFlags {
+		switch v := p.Get(f.Key); {
+		case v != "" && v != f.Omit:
+			argv = append(argv, f.Flag, v)
+		case v == "" && f.Keep:
+			keep = append(keep, f.Flag)
+		}
+	}
+	return argv, keep
 }
 
 // maxMessage bounds a message: a line of agent list, the popup, a notification.

@@ -2,8 +2,11 @@ package hookreport
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/taw-tmux/taw/helper/agents"
 )
 
 func TestParse(t *testing.T) {
@@ -110,5 +113,63 @@ func TestClip(t *testing.T) {
 	}
 	if got := clip("a\x1b[31mred\x00\tb"); got != "a [31mred b" {
 		t.Errorf("control characters kept: %q", got)
+	}
+}
+
+// A hook's resume command is the catalogue's: every agent whose hooks report a session has one
+// there, and the hook reports it as written there.
+func TestResumeIsTheCatalogues(t *testing.T) {
+	for _, a := range agents.Known {
+		if a.Hooks == nil {
+			continue
+		}
+		if a.Resume == nil {
+			t.Errorf("%s: its hooks report a session, but its catalogue entry (helper/agents) has no Resume", a.ID)
+			continue
+		}
+		got := Decide(Event{Agent: a.ID, Name: "Stop", Payload: Payload{a.Hooks.SessionKeys[0]: "S-1", "model": "m"}})
+		want := a.Resume.Argv("S-1", "")
+		if len(got.Resume) < len(want) || !reflect.DeepEqual(got.Resume[:len(want)], want) {
+			t.Errorf("%s: hook reports resume %q, want it to start with the catalogue's %q", a.ID, got.Resume, want)
+		}
+	}
+}
+
+// Every event an agent's installer registers has a rule: an event without one would be
+// installed, run at every turn and dropped without a word.
+func TestEveryRegisteredEventHasARule(t *testing.T) {
+	for _, a := range agents.Known {
+		h := a.Hooks
+		if h == nil {
+			continue
+		}
+		if len(h.Events) == 0 {
+			t.Errorf("%s: its catalogue entry has Hooks but registers no Events", a.ID)
+		}
+		if len(h.SessionKeys) == 0 {
+			t.Errorf("%s: its catalogue entry names no SessionKeys: where does its payload keep the session?", a.ID)
+		}
+		if h.Stale == nil {
+			t.Errorf("%s: its catalogue entry does not say which states its hooks leave standing (Hooks.Stale; []string{} for none)", a.ID)
+		}
+		for _, s := range h.Stale {
+			if s != Working && s != Blocked {
+				t.Errorf("%s: Hooks.Stale names %q; only working and blocked can go stale", a.ID, s)
+			}
+		}
+		for _, ev := range h.Events {
+			name := ev
+			if n, ok := h.Rename[ev]; ok {
+				name = n
+			}
+			if !Handles(name) {
+				t.Errorf("%s: the installer registers %s, which maps to %s, and no rule reports it: add a Rename to a shared event or a rule in hookreport", a.ID, ev, name)
+			}
+		}
+		for from := range h.Rename {
+			if !slices.Contains(h.Events, from) {
+				t.Errorf("%s: Rename maps %s, which the installer does not register", a.ID, from)
+			}
+		}
 	}
 }

@@ -96,7 +96,7 @@ func (p Paths) Command(event string) string {
 // ours recognises the command of any taw hook script.
 func ours(cmd string) bool { return strings.Contains(cmd, "taw-agent-state") }
 
-const hookScript = "taw-agent-state.sh"
+const hookScript = agents.HookScript
 
 func groupedHooks(events []string, timeout int) (func([]byte, Paths) ([]byte, error), func([]byte, Paths) ([]byte, error)) {
 	return func(doc []byte, p Paths) ([]byte, error) {
@@ -126,22 +126,24 @@ func selfContained(id string, dirEnv []string, dir func(Env) string, gen func(Pa
 	}
 }
 
-var (
-	claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-		"PermissionRequest", "PermissionDenied", "Notification", "SubagentStart", "SubagentStop", "PreCompact",
-		"PostCompact", "Stop", "StopFailure", "SessionEnd"}
-	codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
-		"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"}
-	copilotEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
-		"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"}
-	cursorEvents = []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"}
-	droidEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"}
-	geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"}
-	grokEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	kimiEvents   = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"}
-	qoderEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
-	devinEvents  = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
-)
+// events are the hook events of agent id that taw registers, from the catalogue.
+func events(id string) []string {
+	if h := agents.HooksOf(id); h != nil {
+		return h.Events
+	}
+	panic("integration target " + id + " has no hook events in the agent catalogue")
+}
+
+// settingsTarget is the install of the common shape the catalogue describes for agent id.
+func settingsTarget(a *agents.Agent) Target {
+	st := a.Hooks.Settings
+	var dirEnv []string
+	if st.DirEnv != "" {
+		dirEnv = []string{st.DirEnv}
+	}
+	return hookTarget(a.ID, dirEnv, func(e Env) string { return firstEnv(e, st.Home, dirEnv...) },
+		st.Script, st.File, a.Hooks.Events, st.Timeout)
+}
 
 func ompDir(e Env) string {
 	if d := e.get("PI_CODING_AGENT_DIR"); d != "" {
@@ -155,13 +157,11 @@ func ompDir(e Env) string {
 
 // Targets is every agent taw integrates with, in the order status lists them.
 var Targets = fromCatalogue([]Target{
-	hookTarget("claude", []string{"CLAUDE_CONFIG_DIR"},
-		func(e Env) string { return firstEnv(e, ".claude", "CLAUDE_CONFIG_DIR") },
-		"hooks/"+hookScript, "settings.json", claudeEvents, 10),
+	fromSettings("claude"),
 	func() Target {
 		t := hookTarget("codex", []string{"CODEX_HOME"},
 			func(e Env) string { return firstEnv(e, ".codex", "CODEX_HOME") },
-			hookScript, "hooks.json", codexEvents, 10)
+			hookScript, "hooks.json", events("codex"), 10)
 		t.Configs = append(t.Configs, Config{
 			Path: "config.toml",
 			// Codex runs hooks by default; [features] hooks says so for any older default. The
@@ -204,9 +204,7 @@ var Targets = fromCatalogue([]Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return removeCursorHooks(doc) },
 		}},
 	},
-	hookTarget("droid", nil,
-		func(e Env) string { return filepath.Join(e.Home, ".factory") },
-		"hooks/"+hookScript, "settings.json", droidEvents, 10),
+	fromSettings("droid"),
 	hookTarget("gemini", []string{"GEMINI_CLI_HOME"},
 		func(e Env) string {
 			if d := e.get("GEMINI_CLI_HOME"); d != "" {
@@ -214,7 +212,7 @@ var Targets = fromCatalogue([]Target{
 			}
 			return filepath.Join(e.Home, ".gemini")
 		},
-		"hooks/"+hookScript, "settings.json", geminiEvents, 10000), // Gemini's timeout is in milliseconds
+		"hooks/"+hookScript, "settings.json", events("gemini"), 10000), // Gemini's timeout is in milliseconds
 	selfContained("grok", []string{"GROK_CONFIG_DIR", "GROK_HOME"},
 		func(e Env) string { return firstEnv(e, ".grok", "GROK_CONFIG_DIR", "GROK_HOME") }, grokHookFile),
 	{
@@ -224,8 +222,9 @@ var Targets = fromCatalogue([]Target{
 		Configs: []Config{{
 			Path: "config.toml",
 			Install: func(doc []byte, p Paths) ([]byte, error) {
-				hooks := make([]KimiHook, len(kimiEvents))
-				for i, ev := range kimiEvents {
+				evs := events("kimi")
+				hooks := make([]KimiHook, len(evs))
+				for i, ev := range evs {
 					hooks[i] = KimiHook{Event: ev, Command: p.Command(ev), Timeout: 10}
 				}
 				return SetTOMLBlock(doc, hooks)
@@ -233,12 +232,10 @@ var Targets = fromCatalogue([]Target{
 			Remove: func(doc []byte, _ Paths) ([]byte, error) { return RemoveTOMLBlock(doc) },
 		}},
 	},
-	hookTarget("qodercli", []string{"QODER_CONFIG_DIR"},
-		func(e Env) string { return firstEnv(e, ".qoder", "QODER_CONFIG_DIR") },
-		"hooks/"+hookScript, "settings.json", qoderEvents, 10),
+	fromSettings("qodercli"),
 	hookTarget("devin", []string{"XDG_CONFIG_HOME"},
 		func(e Env) string { return filepath.Join(e.xdgConfig(), "devin") },
-		hookScript, "config.json", devinEvents, 0),
+		hookScript, "config.json", events("devin"), 0),
 	{
 		ID: "hermes", DirEnv: []string{"HERMES_HOME"},
 		Dir: func(e Env) string { return firstEnv(e, ".hermes", "HERMES_HOME") },
@@ -289,9 +286,29 @@ var Targets = fromCatalogue([]Target{
 	},
 })
 
+// fromSettings is the install of the common shape of agent id, as its catalogue entry describes.
+func fromSettings(id string) Target {
+	a, ok := agents.Lookup(id)
+	if !ok || a.Hooks == nil || a.Hooks.Settings == nil {
+		panic("integration target " + id + " has no Hooks.Settings in the agent catalogue")
+	}
+	return settingsTarget(a)
+}
+
 // fromCatalogue gives each target its agent's display name and program names from the agent
-// catalogue, where they are written once.
+// catalogue, where they are written once, and adds after them every agent of the catalogue whose
+// install has the common shape (Hooks.Settings) and is not in ts: such an agent needs no code
+// here.
 func fromCatalogue(ts []Target) []Target {
+	listed := map[string]bool{}
+	for _, t := range ts {
+		listed[t.ID] = true
+	}
+	for i := range agents.Known {
+		if a := &agents.Known[i]; a.Hooks != nil && a.Hooks.Settings != nil && !listed[a.ID] {
+			ts = append(ts, settingsTarget(a))
+		}
+	}
 	for i := range ts {
 		a, ok := agents.Lookup(ts[i].ID)
 		if !ok || a.ID != ts[i].ID {
@@ -329,7 +346,7 @@ func copilotHookFile(p Paths) []byte {
 		TimeoutSec int    `json:"timeoutSec"`
 	}
 	hooks := map[string][]entry{}
-	for _, ev := range copilotEvents {
+	for _, ev := range events("copilot") {
 		hooks[ev] = []entry{{Type: "command", Bash: p.Command(ev), TimeoutSec: 10}}
 	}
 	return []byte(renderJSON(struct {
@@ -340,7 +357,7 @@ func copilotHookFile(p Paths) []byte {
 
 func grokHookFile(p Paths) []byte {
 	hooks := map[string][]hookGroup{}
-	for _, ev := range grokEvents {
+	for _, ev := range events("grok") {
 		hooks[ev] = []hookGroup{{Hooks: []hookCommand{{Type: "command", Command: p.Command(ev), Timeout: 5}}}}
 	}
 	return []byte(renderJSON(struct {
@@ -355,7 +372,7 @@ func addCursorHooks(doc []byte, p Paths) ([]byte, error) {
 	if len(strings.TrimSpace(string(doc))) == 0 {
 		doc = cursorCreated
 	}
-	return AddHooks(doc, cursorEvents, p.Command, ours, false, 0)
+	return AddHooks(doc, events("cursor"), p.Command, ours, false, 0)
 }
 
 func removeCursorHooks(doc []byte) ([]byte, error) {

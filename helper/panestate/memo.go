@@ -28,7 +28,7 @@ import (
 // tmux reads from /proc.
 var forWrite = Selection{Fields: []string{"pane_pid"}, Options: Options}
 
-// memoOffset is where the memo starts in the lock file: past the waiting report a hook keeps
+// memoOffset is where the memo starts in the lock file: past the waiting report LatestOnly keeps
 // at its start.
 const (
 	memoOffset   = 64

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
 
 // Pane options, all namespaced @agent_… so they never meet a user's own.
@@ -79,7 +80,7 @@ func RecordFromOptions(o map[string]string) report.Record {
 		Seq:           report.ParseBook(o[OptSeq]),
 	}
 	if line := o[OptResume]; line != "" {
-		r.Resume = report.ParseShellLine(line)
+		r.Resume = shellquote.Words(line)
 	}
 	return r
 }
@@ -105,7 +106,7 @@ func OptionsFromRecord(o map[string]string, r report.Record, nowMillis int64) ma
 	set(OptSessionAgent, r.SessionAgent)
 	set(OptResume, "")
 	if len(r.Resume) > 0 {
-		set(OptResume, report.ShellLine(r.Resume))
+		set(OptResume, shellquote.Line(shellquote.POSIX, r.Resume))
 	}
 	set(OptResumeSource, r.ResumeSource)
 	set(OptResumeAgent, r.ResumeAgent)

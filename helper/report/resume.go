@@ -26,9 +26,6 @@ func isCommandName(s string) bool {
 	return s != "" && s[0] != '-' && onlyBytes(s, "_.-")
 }
 
-// isBareWord: letters, digits and _ - . / : @ % + only (and not empty).
-func isBareWord(s string) bool { return s != "" && onlyBytes(s, "_-./:@%+") }
-
 // onlyBytes says whether s is made of ASCII letters, digits and the bytes of extra only.
 func onlyBytes(s, extra string) bool {
 	for i := 0; i < len(s); i++ {
@@ -44,7 +41,10 @@ func onlyBytes(s, extra string) bool {
 type ResumeError struct{ Reason string }
 
 func (e *ResumeError) Error() string     { return "resume command refused: " + e.Reason }
-func (e *ResumeError) ErrorCode() string { return "invalid_resume_argv" }
+func (e *ResumeError) ErrorCode() string { return CodeInvalidResume }
+
+// CodeInvalidResume is the stable code of a refused resume command.
+const CodeInvalidResume = "invalid_resume_argv"
 
 // ValidateResume checks a reported resume command against the contract's rules. onPath says
 // whether a command name is found on the reporting process's PATH. An empty argv is no command
@@ -56,6 +56,17 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 	if len(argv) > MaxResumeWords {
 		return &ResumeError{fmt.Sprintf("%d words, at most %d are allowed", len(argv), MaxResumeWords)}
 	}
+	if err := CheckWords(argv); err != nil {
+		return err
+	}
+	return checkCommand(argv, onPath)
+}
+
+// CheckWords checks what the words of every command taw types at a shell must be (a resume
+// command, a restored program): valid UTF-8, no apostrophe and no control character in any
+// word, so single quotes carry each word, and at most MaxResumeBytes in all, with the spaces
+// between them. The *ResumeError's Reason says which word broke which rule.
+func CheckWords(argv []string) error {
 	total := len(argv) - 1
 	for i, w := range argv {
 		total += len(w)
@@ -72,6 +83,11 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 	if total > MaxResumeBytes {
 		return &ResumeError{fmt.Sprintf("%d bytes, at most %d are allowed", total, MaxResumeBytes)}
 	}
+	return nil
+}
+
+// checkCommand checks the command's name, and its length once quoted for tmux.
+func checkCommand(argv []string, onPath func(string) bool) error {
 	name := argv[0]
 	if !isCommandName(name) {
 		return &ResumeError{fmt.Sprintf("first word %q is not a plain command name (letters, digits, _, - and ., not starting with -); use the name on PATH, not a path", name)}
@@ -88,28 +104,8 @@ func ValidateResume(argv []string, onPath func(string) bool) error {
 // MaxTmuxCommand is the most one tmux client call carries (see tmux.MaxCommandBytes).
 const MaxTmuxCommand = 16384 - 16 - 4
 
-// ShellWord is how the restore types one word: bare when it is made of letters, digits and
-// _ - . / : @ % +, in single quotes otherwise (so a word with = is quoted too, which zsh could
-// read as a path). Words never hold an apostrophe, so single quotes always suffice.
-func ShellWord(w string) string {
-	if isBareWord(w) {
-		return w
-	}
-	return "'" + w + "'"
-}
-
-// ShellLine is the whole command as the restore types it.
-func ShellLine(argv []string) string {
-	words := make([]string, len(argv))
-	for i, w := range argv {
-		words[i] = ShellWord(w)
-	}
-	return strings.Join(words, " ")
-}
-
-// ParseShellLine reads back what ShellLine wrote.
-func ParseShellLine(line string) []string { return shellquote.Words(line) }
-
 // TmuxQuotedLine is the shell line as one double-quoted word of tmux's command language, the
 // form whose size the tmux command limit applies to.
-func TmuxQuotedLine(argv []string) string { return tmuxfmt.QuoteString(ShellLine(argv)) }
+func TmuxQuotedLine(argv []string) string {
+	return tmuxfmt.QuoteString(shellquote.Line(shellquote.POSIX, argv))
+}

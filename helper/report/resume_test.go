@@ -81,34 +81,3 @@ func TestValidateResumeTmuxLimitEdge(t *testing.T) {
 		t.Errorf("edge at %d backslashes: fits(%d)=%v fits(%d)=%v", edge, edge-1, fits(edge-1), edge, fits(edge))
 	}
 }
-
-func TestShellWord(t *testing.T) {
-	tests := []struct{ given, want string }{
-		{"my-agent", "my-agent"},
-		{"--resume", "--resume"},
-		{"a/b:c@d%e+f_g.h", "a/b:c@d%e+f_g.h"},
-		{"a b", "'a b'"},
-		{"k=v", "'k=v'"}, // = is quoted: zsh reads =cmd as a path
-		{"$HOME", "'$HOME'"},
-		{"a;b", "'a;b'"},
-		{`back\slash`, `'back\slash'`},
-		{"*", "'*'"},
-		{"日本", "'日本'"},
-		{"", "''"},
-		{"~", "'~'"},
-	}
-	for _, tt := range tests {
-		if got := ShellWord(tt.given); got != tt.want {
-			t.Errorf("ShellWord(%q) = %q, want %q", tt.given, got, tt.want)
-		}
-	}
-}
-
-func TestShellLineRoundTrip(t *testing.T) {
-	argv := []string{"my-agent", "--resume", "a b", "", "k=v", `"q"`, `\`, "$x;y", "日本 語", "*"}
-	line := ShellLine(argv)
-	got := ParseShellLine(line)
-	if strings.Join(got, "\x00") != strings.Join(argv, "\x00") || len(got) != len(argv) {
-		t.Fatalf("ParseShellLine(%q) = %q, want %q", line, got, argv)
-	}
-}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
 
 func first(a, b string) string {
@@ -87,7 +88,7 @@ func sessionKey(agent string, a *Agent, argv []string) string {
 			return agent + "\x00path\x00" + a.SessionPath
 		}
 	}
-	return agent + "\x00cmd\x00" + report.ShellLine(argv)
+	return agent + "\x00cmd\x00" + shellquote.Line(shellquote.POSIX, argv)
 }
 
 // agentFromRecord is the saved form of a pane's record; nil when the pane has no agent facts.

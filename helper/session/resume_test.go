@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
 
 func TestOwnResume(t *testing.T) {
@@ -42,7 +43,7 @@ func TestChooseResume(t *testing.T) {
 
 	onlySession := &Agent{Name: "codex", SessionID: "019a", SessionSource: "integration:codex", SessionAgent: "codex"}
 	res, _ = ChooseResume(onlySession)
-	if res == nil || res.Origin != "taw" || report.ShellLine(res.Argv) != "codex resume 019a" || res.Source != "integration:codex" {
+	if res == nil || res.Origin != "taw" || shellquote.Line(shellquote.POSIX, res.Argv) != "codex resume 019a" || res.Source != "integration:codex" {
 		t.Fatalf("taw's own command for a session: %+v", res)
 	}
 
@@ -101,7 +102,7 @@ func TestRestoredRecord(t *testing.T) {
 	r := RestoredRecord(a, res)
 	agent, state := r.Effective()
 	if agent != "my-agent" || state != report.StateUnknown || r.Kind != "my-agent" || r.Source != "my-agent" ||
-		r.SessionID != "S1" || r.ResumeAgent != "my-agent" || report.ShellLine(r.Resume) != "my-agent --resume S1" {
+		r.SessionID != "S1" || r.ResumeAgent != "my-agent" || shellquote.Line(shellquote.POSIX, r.Resume) != "my-agent --resume S1" {
 		t.Fatalf("restored record %+v", r)
 	}
 	// The agent's next report is the same source taking the pane: its command stays.

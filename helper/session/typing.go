@@ -6,9 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -16,29 +14,19 @@ import (
 
 // TypedLine is how a restore names an argv it types at the pane's shell prompt, for agents'
 // resume commands and for programs alike (what is typed is TypeKeys', quoted for the shell
-// there). It refuses an argv the quoting
-// cannot carry so that no word is ever read as shell syntax.
+// there). It refuses an argv the quoting cannot carry (report.CheckWords) so that no word is
+// ever read as shell syntax.
 func TypedLine(argv []string) (string, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return "", fmt.Errorf("no command")
 	}
-	total := 0
-	for i, w := range argv {
-		total += len(w) + 1
-		if !utf8.ValidString(w) {
-			return "", fmt.Errorf("word %d is not valid UTF-8", i+1)
+	if err := report.CheckWords(argv); err != nil {
+		if refused, ok := err.(*report.ResumeError); ok {
+			return "", fmt.Errorf("%s", refused.Reason)
 		}
-		if strings.IndexFunc(w, ctrl.Unsafe) >= 0 {
-			return "", fmt.Errorf("word %d holds a control character or a direction mark", i+1)
-		}
-		if strings.ContainsRune(w, '\'') {
-			return "", fmt.Errorf("word %d holds an apostrophe, which the typed line cannot quote", i+1)
-		}
+		return "", err
 	}
-	if total > report.MaxResumeBytes {
-		return "", fmt.Errorf("%d bytes, at most %d are typed", total, report.MaxResumeBytes)
-	}
-	return report.ShellLine(argv), nil
+	return shellquote.Line(shellquote.POSIX, argv), nil
 }
 
 // PaneShell is the shell family of pane id's own process, and the program's name. The restore

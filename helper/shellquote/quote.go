@@ -43,31 +43,40 @@ func (s Shell) String() string {
 	return "unsupported"
 }
 
-// unsupported are the program names of shells that no quoting of this package is right for.
-var unsupported = map[string]bool{
-	"csh": true, "tcsh": true, "nu": true, "nushell": true, "elvish": true, "xonsh": true,
-	"pwsh": true, "powershell": true, "rc": true, "es": true, "ion": true, "murex": true,
+// shells is taw's one list of shell names: the programs people run as a pane's shell, each with
+// the family that reads its words. mksh and the pdksh family read typed multibyte characters well
+// and are POSIX here (mksh's $'\U…' knows no character beyond U+FFFF); busybox is no name here,
+// as its shell runs under the name of its applet (sh, ash).
+var shells = map[string]Shell{
+	"sh": POSIX, "bash": POSIX, "dash": POSIX, "ash": POSIX, "yash": POSIX, "mksh": POSIX,
+	"oksh": POSIX, "pdksh": POSIX, "osh": POSIX, "ysh": POSIX,
+	"zsh":  Zsh,
+	"fish": Fish,
+	"ksh":  Ksh93, "ksh93": Ksh93, "ksh2020": Ksh93, "rksh": Ksh93, "rksh93": Ksh93,
+	"csh": Unsupported, "tcsh": Unsupported, "nu": Unsupported, "nushell": Unsupported,
+	"elvish": Unsupported, "xonsh": Unsupported, "pwsh": Unsupported, "powershell": Unsupported,
+	"rc": Unsupported, "es": Unsupported, "ion": Unsupported, "murex": Unsupported,
 }
 
-// ksh93Names are the names ksh93 runs under; mksh and the pdksh family read typed multibyte
-// characters well and are POSIX here (mksh's $'\U…' knows no character beyond U+FFFF).
-var ksh93Names = map[string]bool{"ksh": true, "ksh93": true, "ksh2020": true, "rksh": true, "rksh93": true}
+// programName is a program as shells names it: "-bash" (a login shell's argv[0]) and
+// "/usr/bin/fish" are bash and fish.
+func programName(name string) string {
+	return path.Base(strings.TrimPrefix(strings.TrimSpace(name), "-"))
+}
+
+// IsShell says whether a program, named as tmux's pane_current_command, a process's comm or
+// its argv[0] names it, is a shell.
+func IsShell(name string) bool {
+	_, ok := shells[programName(name)]
+	return ok
+}
 
 // ForProgram is the shell family of a pane's program, named as tmux's pane_current_command or
 // a process's argv[0] names it ("-bash", "/usr/bin/fish", "sh"). A program this package does not
 // know is taken for a POSIX shell, which is what a pane's shell nearly always is.
 func ForProgram(name string) Shell {
-	name = strings.TrimPrefix(strings.TrimSpace(name), "-")
-	name = path.Base(name)
-	switch {
-	case name == "fish":
-		return Fish
-	case name == "zsh":
-		return Zsh
-	case ksh93Names[name]:
-		return Ksh93
-	case unsupported[name]:
-		return Unsupported
+	if sh, ok := shells[programName(name)]; ok {
+		return sh
 	}
 	return POSIX
 }

@@ -39,6 +39,11 @@ func TestWord(t *testing.T) {
 		{POSIX, `a\b`, `'a\b'`},
 		{POSIX, "$HOME", "'$HOME'"},
 		{POSIX, "!!", "'!!'"},
+		{POSIX, "k=v", "'k=v'"},
+		{POSIX, "a;b", "'a;b'"},
+		{POSIX, "*", "'*'"},
+		{POSIX, "~", "'~'"},
+		{POSIX, "日本", "'日本'"},
 		// fish reads \\ inside single quotes as one backslash, and a bare %self as its pid.
 		{Fish, `a\b`, `'a\\b'`},
 		{Fish, `a\`, `'a\\'`},
@@ -137,5 +142,32 @@ func TestLinesRefuses(t *testing.T) {
 		if _, err := Lines(POSIX, []string{"agent", "a" + string(r)}); err != nil {
 			t.Errorf("Lines refused U+%04X for a POSIX shell: %v", r, err)
 		}
+	}
+}
+
+// Every part of taw asks the one list whether a program is a shell: the watcher (an agent gone
+// back to its prompt), detection (sh -c 'agent …'), a hook finding its pane and agent start
+// typing at a prompt.
+func TestIsShell(t *testing.T) {
+	for _, name := range []string{"sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "oksh", "pdksh", "yash",
+		"osh", "ysh", "fish", "csh", "tcsh", "nu", "elvish", "xonsh", "pwsh", "ion", "-bash", "-zsh", "-sh", "/usr/bin/fish"} {
+		if !IsShell(name) {
+			t.Errorf("IsShell(%q) = false, want true", name)
+		}
+	}
+	for _, name := range []string{"", "claude", "node", "python3", "busybox", "shell", "bash.sh"} {
+		if IsShell(name) {
+			t.Errorf("IsShell(%q) = true, want false", name)
+		}
+	}
+}
+
+// A saved resume command is written as a POSIX line and read back by Words.
+func TestLineReadBackByWords(t *testing.T) {
+	argv := []string{"my-agent", "--resume", "a b", "", "k=v", `"q"`, `\`, "$x;y", "日本 語", "*"}
+	line := Line(POSIX, argv)
+	got := Words(line)
+	if strings.Join(got, "\x00") != strings.Join(argv, "\x00") || len(got) != len(argv) {
+		t.Fatalf("Words(%q) = %q, want %q", line, got, argv)
 	}
 }

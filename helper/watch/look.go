@@ -128,49 +128,99 @@ type Stats struct {
 // changed, and writes only where something changed. The observers get the
 // result. An error is returned only when the first call fails (the server is gone, or tmux did
 // not answer); a problem with one pane is logged and the others go on.
+//
+// It runs in named phases, each a method of its own with its own tests: list (the first call),
+// probe (what runs in front of each pane), capture (the screens that may have changed), classify
+// (the screen rules), decide (each pane's record, and the dialogs of blocked agents) and write.
 func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
-	var st Stats
-	// The screens that changed at the last look most likely changed again (an agent at work
-	// repaints all the time): they are captured in the same call, and dropped if they did not.
+	l, err := w.listPanes(ctx)
+	if err != nil {
+		return nil, l.st, err
+	}
+	w.probePanes(ctx, l)
+	w.captureScreens(ctx, l)
+	w.classifyScreens(l)
+	w.decidePanes(ctx, l)
+	panes := w.writePanes(ctx, l)
+
+	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: l.data.clients, Now: l.now}
+	look.Transitions = w.transitions(panes, l.now)
+	w.forget(panes)
+	w.marks.Sweep()
+	w.looks++
+	for _, o := range w.cfg.Observers {
+		w.observe(ctx, o, look)
+	}
+	return look, l.st, nil
+}
+
+// lookPass is one look as it goes through the phases: what each phase found, by pane index.
+type lookPass struct {
+	data      lookData
+	early     map[string][]string // the screens the first call captured
+	now       time.Time
+	facts     []Facts
+	screens   map[string][]string // the screens this look read
+	decisions []Decision
+	due       []bool // the decision differs from the pane's record
+	dialogs   map[string]*prompt.Prompt
+	st        Stats
+}
+
+// listPanes is the look's first call: the panes with their options, the clients, the settings,
+// and the screens that changed at the last look, which most likely changed again (an agent at
+// work repaints all the time): they are captured in the same call, and dropped if they did not.
+func (w *Watcher) listPanes(ctx context.Context) (*lookPass, error) {
+	l := &lookPass{}
 	hot := w.hotPanes()
 	full := w.looks%fullEvery == 0
 	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce, full), captureCmds(w.nonce, hot)...)...)
-	st.TmuxCalls++
-	data := parseLook(out, w.nonce)
-	if err != nil && !(data.complete && len(hot) > 0) {
+	l.st.TmuxCalls++
+	l.data = parseLook(out, w.nonce)
+	if err != nil && !(l.data.complete && len(hot) > 0) {
 		// Only a hot pane that closed in between may fail the call after the panes were listed.
-		return nil, st, err
+		return l, err
 	}
-	early, _ := parseCaptures(out, w.nonce)
-	now := w.cfg.Now()
-	for _, row := range data.bad {
+	l.early, _ = parseCaptures(out, w.nonce)
+	l.now = w.cfg.Now()
+	for _, row := range l.data.bad {
 		w.logf("skip an unreadable pane row: %.80q", row)
 	}
-	w.readSettings(data.settings)
-	st.Panes = len(data.panes)
+	w.readSettings(l.data.settings)
+	l.st.Panes = len(l.data.panes)
+	return l, nil
+}
 
+// probePanes finds what runs in front of each pane (probe), and reads whole, in one more call,
+// the rows of the panes the first call gave only in brief that need more.
+func (w *Watcher) probePanes(ctx context.Context, l *lookPass) {
 	// facts and decisions live only in this look: their memory is the last look's, taken again.
-	w.facts = resized(w.facts, len(data.panes))
-	facts := w.facts
-	screens := map[string][]string{}
-	var toCapture []string
+	w.facts = resized(w.facts, len(l.data.panes))
+	l.facts = w.facts
 	var brief []int // panes with an agent or taw's options whose rows lack the held fields
-	for i, p := range data.panes {
+	for i, p := range l.data.panes {
 		m := w.memo[p.ID]
 		if m == nil || m.pid != p.PID {
 			m = &paneMemo{pid: p.PID}
 			w.memo[p.ID] = m
 		}
-		facts[i] = w.probe(p, m, now)
-		st.Probes += boolInt(m.probedNow)
+		l.facts[i] = w.probe(p, m, l.now)
+		l.st.Probes += boolInt(m.probedNow)
 		if p.Brief() && (m.agent != "" || !panestate.HeldNothing(p.Options)) {
 			brief = append(brief, i)
 		}
 	}
-	if len(brief) > 0 || len(data.unmarked) > 0 {
-		st.TmuxCalls += w.catchUp(ctx, data.panes, brief, data.unmarked)
+	if len(brief) > 0 || len(l.data.unmarked) > 0 {
+		l.st.TmuxCalls += w.catchUp(ctx, l.data.panes, brief, l.data.unmarked)
 	}
-	for _, p := range data.panes {
+}
+
+// captureScreens reads the screens of the agents' panes that may have changed since they were
+// last classified: from the first call where it captured them, else in one more call.
+func (w *Watcher) captureScreens(ctx context.Context, l *lookPass) {
+	l.screens = map[string][]string{}
+	var toCapture []string
+	for _, p := range l.data.panes {
 		m := w.memo[p.ID]
 		if m.hot > 0 {
 			m.hot--
@@ -179,22 +229,27 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 			continue
 		}
 		m.hot = hotLooks
-		if lines := early[p.ID]; len(lines) > 0 {
-			screens[p.ID] = lines
+		if lines := l.early[p.ID]; len(lines) > 0 {
+			l.screens[p.ID] = lines
 		} else {
 			toCapture = append(toCapture, p.ID)
 		}
 	}
 	if len(toCapture) > 0 {
 		more, calls := w.capture(ctx, toCapture)
-		st.TmuxCalls += calls
+		l.st.TmuxCalls += calls
 		for id, lines := range more {
-			screens[id] = lines
+			l.screens[id] = lines
 		}
 	}
-	st.Captures = len(screens)
-	for i, p := range data.panes {
-		lines, ok := screens[p.ID]
+	l.st.Captures = len(l.screens)
+}
+
+// classifyScreens runs the agents' screen rules on the screens this look read; a screen not
+// read keeps its last verdict, and the screen's idle evidence is counted for every pane.
+func (w *Watcher) classifyScreens(l *lookPass) {
+	for i, p := range l.data.panes {
+		lines, ok := l.screens[p.ID]
 		if !ok {
 			continue
 		}
@@ -202,62 +257,64 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		m.verdict = w.cfg.Rules.Classify(m.agent, detect.Screen{Lines: lines, Title: p.Title})
 		m.classified = true
 		m.fingerprint = fingerprint(p)
-		m.capturedSec = now.Unix()
+		m.capturedSec = l.now.Unix()
 		m.lines = lines
-		facts[i].Classified, facts[i].State = true, m.verdict.State
+		l.facts[i].Classified, l.facts[i].State = true, m.verdict.State
 	}
-	for i, p := range data.panes {
-		if m := w.memo[p.ID]; m.agent != "" && m.classified && !facts[i].Classified {
+	for i, p := range l.data.panes {
+		if m := w.memo[p.ID]; m.agent != "" && m.classified && !l.facts[i].Classified {
 			// The screen has not changed since it was last read: its verdict stands.
-			facts[i].Classified, facts[i].State = true, m.verdict.State
+			l.facts[i].Classified, l.facts[i].State = true, m.verdict.State
 		}
 	}
-	for i, p := range data.panes {
-		countIdle(p, w.memo[p.ID], &facts[i], now)
+	for i, p := range l.data.panes {
+		countIdle(p, w.memo[p.ID], &l.facts[i], l.now)
 	}
+}
 
-	nowMs := now.UnixMilli()
-	w.decisions = resized(w.decisions, len(data.panes))
-	decisions := w.decisions
-	due := make([]bool, len(data.panes))
+// decidePanes decides each pane's record from its facts, and reads the dialogs of the agents the
+// decision leaves blocked with none on record.
+func (w *Watcher) decidePanes(ctx context.Context, l *lookPass) {
+	nowMs := l.now.UnixMilli()
+	w.decisions = resized(w.decisions, len(l.data.panes))
+	l.decisions = w.decisions
+	l.due = make([]bool, len(l.data.panes))
 	var blocked []int // panes the decision leaves blocked with no dialog on record
-	for i, p := range data.panes {
+	for i, p := range l.data.panes {
 		var asks bool
-		decisions[i], due[i], asks = w.wants(p, facts[i], nowMs)
+		l.decisions[i], l.due[i], asks = w.wants(p, l.facts[i], nowMs)
 		if asks {
 			blocked = append(blocked, i)
 		}
 	}
-	dialogs, calls := w.dialogs(ctx, data.panes, blocked, screens, now)
-	st.TmuxCalls += calls
-	panes := make([]panestate.Pane, len(data.panes))
-	for i, p := range data.panes {
+	var calls int
+	l.dialogs, calls = w.dialogs(ctx, l.data.panes, blocked, l.screens, l.now)
+	l.st.TmuxCalls += calls
+}
+
+// writePanes writes the decisions and dialogs that change a pane, and is the panes as the look
+// leaves them.
+func (w *Watcher) writePanes(ctx context.Context, l *lookPass) []panestate.Pane {
+	nowMs := l.now.UnixMilli()
+	panes := make([]panestate.Pane, len(l.data.panes))
+	for i, p := range l.data.panes {
 		panes[i] = p
-		q := dialogs[p.ID]
-		if !due[i] && q == nil {
+		q := l.dialogs[p.ID]
+		if !l.due[i] && q == nil {
 			continue
 		}
-		written, calls, err := w.write(ctx, p, facts[i], decisions[i], q, nowMs)
-		st.TmuxCalls += calls
+		written, calls, err := w.write(ctx, p, l.facts[i], l.decisions[i], q, nowMs)
+		l.st.TmuxCalls += calls
 		if err != nil {
 			w.logf("write pane %s: %v", p.ID, err)
 			continue
 		}
 		if written != nil {
 			panes[i] = *written
-			st.Writes++
+			l.st.Writes++
 		}
 	}
-
-	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: data.clients, Now: now}
-	look.Transitions = w.transitions(panes, now)
-	w.forget(panes)
-	w.marks.Sweep()
-	w.looks++
-	for _, o := range w.cfg.Observers {
-		w.observe(ctx, o, look)
-	}
-	return look, st, nil
+	return panes
 }
 
 // catchUp is one call for the panes a look found short of the mark: it reads whole the rows of

@@ -5,15 +5,8 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/shellquote"
 )
-
-// shells are the programs a pane's own process is when it is an interactive shell.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "oksh": true,
-	"pdksh": true, "yash": true, "ash": true, "busybox": true, "fish": true, "tcsh": true,
-	"csh": true, "nu": true, "elvish": true, "xonsh": true, "pwsh": true, "ion": true,
-	"osh": true, "ysh": true,
-}
 
 // IsInteractiveShell says whether a process is a shell waiting at its prompt rather than a shell
 // running a script or a -c command (sh -c 'agent …' is how tmux starts a pane's command): its
@@ -28,7 +21,7 @@ func IsInteractiveShell(p procinfo.Proc) bool {
 	}
 	name := path.Base(argv[0])
 	name = strings.TrimPrefix(name, "-") // a login shell's argv[0]
-	if !shells[name] {
+	if !shellquote.IsShell(name) {
 		return false
 	}
 	for _, a := range argvTail(argv) {
