@@ -29,6 +29,44 @@ type Agent struct {
 	// Integration: taw ships hooks or a plugin for the agent (integrations/<id>, installed by
 	// taw integration install <id>).
 	Integration bool
+	// Corrections are the gaps in the agent's own hooks: for each state taw's integration can
+	// report and then leave standing after the agent has moved on, the states its screen (by a
+	// rule of the agent's own, never the fallback) may replace it with. See watch.Decide.
+	Corrections map[string][]string
+}
+
+// ScreenCorrects says whether a screen showing state may replace the state taw's own
+// integration for the agent reported.
+func (a *Agent) ScreenCorrects(reported, screen string) bool {
+	for _, s := range a.Corrections[reported] {
+		if s == screen {
+			return true
+		}
+	}
+	return false
+}
+
+// What the current versions' hooks leave unsaid (see each entry):
+//   - Claude Code fires no hook when the person presses Esc during a turn or answers No at a
+//     permission prompt (working and blocked stand at the prompt), and none between an allowed
+//     permission and the tool's end (blocked stands while the command runs). Droid, Qoder,
+//     Devin, Grok, Kimi and Cursor share the shape of its hooks and their gaps.
+//   - Codex fires Interrupt on Esc, but nothing when the person declines or allows an approval.
+//   - Copilot CLI fires nothing on Esc, on a declined permission, or on an allowed one.
+//   - Gemini CLI fires AfterAgent on Esc and on API errors, but nothing when a confirmation is
+//     answered.
+//   - pi sends its turn-ended event after each failed attempt of an automatic retry, and nothing
+//     when the retry starts or is cancelled: idle stands while its screen says "Retrying".
+//   - OpenCode, Kilo and omp report every change through their plugin events, and Hermes through
+//     its plugin hooks: nothing to correct.
+//
+// Droid and Kimi have Claude Code's gaps, but no rule reads their own prompt yet (no screen of
+// the real agents has been captured at it): only the spinner may correct them.
+var toWorkingOnly = map[string][]string{"blocked": {"working"}}
+
+var claudeGaps = map[string][]string{
+	"working": {"idle"},
+	"blocked": {"idle", "working"},
 }
 
 // Resume is an agent's command for reopening one session: Program, then Arg and the session's
@@ -62,23 +100,23 @@ func (r *Resume) Argv(id, file string) []string {
 // published install instructions and registry entries.
 var Known = []Agent{
 	{ID: "claude", Display: "Claude Code", Detected: true,
-		Resume: &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "claude", Arg: "--resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
 		Packages:  []string{"@anthropic-ai/claude-code"},
 		PathHints: []string{"/.local/share/claude/versions/", "/.claude/local/"}},
 	{ID: "codex", Display: "Codex", Detected: true,
-		Resume: &Resume{Program: "codex", Arg: "resume"}, Integration: true,
+		Resume: &Resume{Program: "codex", Arg: "resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:  []string{"codex-cli", "openai-codex"},
 		Programs: []string{"codex"},
 		Packages: []string{"@openai/codex"}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
-		Integration: true,
-		Aliases:     []string{"gemini-cli", "google-gemini"},
-		Programs:    []string{"gemini"},
-		Packages:    []string{"@google/gemini-cli"}},
+		Integration: true, Corrections: map[string][]string{"blocked": {"idle", "working"}},
+		Aliases:  []string{"gemini-cli", "google-gemini"},
+		Programs: []string{"gemini"},
+		Packages: []string{"@google/gemini-cli"}},
 	{ID: "cursor", Display: "Cursor Agent", Detected: true,
-		Resume: &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:   []string{"cursor-agent", "cursor-cli"},
 		Programs:  []string{"cursor-agent"},
 		PathHints: []string{"/cursor-agent/"}},
@@ -94,21 +132,22 @@ var Known = []Agent{
 		Packages: []string{"@kilocode/cli"}},
 	{ID: "pi", Display: "pi", Detected: true,
 		Resume: &Resume{Program: "pi", Arg: "--session", File: true}, Integration: true,
-		Aliases:  []string{"pi-coding-agent"},
-		Programs: []string{"pi"},
-		Packages: []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
+		Corrections: map[string][]string{"idle": {"working"}, "working": {"idle"}},
+		Aliases:     []string{"pi-coding-agent"},
+		Programs:    []string{"pi"},
+		Packages:    []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
 	{ID: "omp", Display: "omp", Detected: true,
 		Resume: &Resume{Program: "omp", Arg: "--resume=", Glued: true, File: true}, Integration: true,
 		Aliases:  []string{"oh-my-pi"},
 		Programs: []string{"omp"},
 		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
 	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
-		Resume: &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
+		Resume: &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true, Corrections: claudeGaps,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
 		Packages: []string{"@github/copilot"}},
 	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,
-		Resume: &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
+		Resume: &Resume{Program: "kimi", Arg: "--session"}, Integration: true, Corrections: toWorkingOnly,
 		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
 		Programs: []string{"kimi"},
 		Packages: []string{"kimi-cli", "kimi_cli"}},
@@ -116,7 +155,7 @@ var Known = []Agent{
 		Aliases:  []string{"kiro-cli"},
 		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
 	{ID: "droid", Display: "Droid", Detected: true,
-		Resume: &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "droid", Arg: "--resume"}, Integration: true, Corrections: toWorkingOnly,
 		Aliases:  []string{"factory-droid"},
 		Programs: []string{"droid"},
 		Packages: []string{"@factory/cli"}},
@@ -125,7 +164,7 @@ var Known = []Agent{
 		Programs: []string{"amp"},
 		Packages: []string{"@sourcegraph/amp", "@ampcode/cli"}},
 	{ID: "grok", Display: "Grok", Detected: true,
-		Resume: &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "grok", Arg: "--resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:  []string{"grok-build", "grok-cli"},
 		Programs: []string{"grok"},
 		Packages: []string{"@vibe-kit/grok-cli"}},
@@ -135,7 +174,7 @@ var Known = []Agent{
 		Programs: []string{"hermes", "hermes-agent"},
 		Packages: []string{"hermes-agent", "hermes_cli"}},
 	{ID: "qodercli", Display: "Qoder CLI", Detected: true,
-		Resume: &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
 		Programs: []string{"qodercli", "qoderclicn"},
 		Packages: []string{"@qoder-ai/qodercli"}},
@@ -144,7 +183,7 @@ var Known = []Agent{
 		Programs: []string{"cline"},
 		Packages: []string{"cline"}},
 	{ID: "devin", Display: "Devin CLI", Detected: true,
-		Resume: &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
+		Resume: &Resume{Program: "devin", Arg: "--resume"}, Integration: true, Corrections: claudeGaps,
 		Aliases:  []string{"devin-cli", "devin cli"},
 		Programs: []string{"devin"}},
 	{ID: "agy", Display: "Antigravity", Detected: true,

@@ -3,6 +3,8 @@ package detect
 import (
 	"strings"
 	"testing"
+
+	"github.com/taw-tmux/taw/helper/agents"
 )
 
 func mustParse(t *testing.T, src string) *RuleSet {
@@ -260,5 +262,33 @@ func TestClassifyUnknownAgents(t *testing.T) {
 	var none *Rules
 	if got := none.Classify("claude", screen("x")); got.State != "idle" || got.RuleID != FallbackIdle {
 		t.Errorf("no rules loaded: %+v, want the idle fallback", got)
+	}
+}
+
+// The screen may correct a hook only to a state a rule of the agent's own reads (never the
+// fallback): an agent whose catalogue entry lets its screen correct a hook to a state needs a
+// rule for that state, or the correction can never fire.
+func TestEveryCorrectionHasARule(t *testing.T) {
+	rs, errs := Load(func(string) string { return "" })
+	for _, err := range errs {
+		t.Fatal(err)
+	}
+	for _, a := range agents.Known {
+		for reported, to := range a.Corrections {
+			for _, state := range to {
+				set := rs.Set(a.ID)
+				found := false
+				if set == nil {
+					t.Errorf("%s: has corrections but no rules", a.ID)
+					continue
+				}
+				for _, r := range set.rules {
+					found = found || r.state == state
+				}
+				if !found {
+					t.Errorf("%s: its screen may correct a hook's %s to %s, but rules/%s.toml has no %s rule", a.ID, reported, state, a.ID, state)
+				}
+			}
+		}
 	}
 }

@@ -88,7 +88,7 @@ type paneMemo struct {
 	dialogPrint contentPrint
 	dialogSec   int64
 
-	idle idleEvidence // the screen contradicting a hook, see countIdle
+	screen screenEvidence // the screen contradicting a hook, see countScreen
 }
 
 // New makes a watcher.
@@ -213,7 +213,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		}
 	}
 	for i, p := range data.panes {
-		countIdle(p, w.memo[p.ID], &facts[i], now)
+		countScreen(p, w.memo[p.ID], &facts[i], now)
 	}
 
 	nowMs := now.UnixMilli()
@@ -564,7 +564,7 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 				return nil, 1, nil // something started: the next look sees it
 			}
 		}
-		f = idleStill(fresh, f)
+		f = screenStill(fresh, f)
 		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
