@@ -13,6 +13,7 @@ type Verdict struct {
 	RuleID   string // the rule that matched, or "fallback:idle" when none did
 	Region   string // the region that rule looks at
 	Evidence string // the text that matched: a line, or what a regex matched
+	Setup    bool   // the rule reads a start-up dialog (trust, sign-in): no turn runs
 }
 
 // FallbackIdle is the RuleID of a verdict where no rule matched: a known agent showing nothing
@@ -42,7 +43,7 @@ func (set *RuleSet) Classify(s Screen) Verdict {
 	v := newView(s)
 	for _, r := range set.rules {
 		if ok, ev := r.match.eval(v, r.region); ok {
-			return Verdict{State: r.state, RuleID: r.id, Region: r.region.String(), Evidence: clip(ev)}
+			return Verdict{State: r.state, RuleID: r.id, Region: r.region.String(), Evidence: clip(ev), Setup: r.setup}
 		}
 	}
 	return Verdict{State: report.StateIdle, RuleID: FallbackIdle}

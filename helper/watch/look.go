@@ -18,6 +18,7 @@ import (
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // Defaults of the watcher's settings.
@@ -89,6 +90,10 @@ type paneMemo struct {
 	dialogSec   int64
 
 	screen screenEvidence // the screen contradicting a hook, see countScreen
+
+	// setup: the last screen read blocked showed a start-up dialog (trust, sign-in): answering
+	// it ends no turn.
+	setup bool
 }
 
 // New makes a watcher.
@@ -204,6 +209,9 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		m.fingerprint = fingerprint(p)
 		m.capturedSec = now.Unix()
 		m.lines = lines
+		if m.verdict.State == report.StateBlocked {
+			m.setup = m.verdict.Setup
+		}
 		facts[i].Classified, facts[i].State = true, m.verdict.State
 	}
 	for i, p := range data.panes {
@@ -251,6 +259,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 
 	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: data.clients, Now: now}
 	look.Transitions = w.transitions(panes, now)
+	st.TmuxCalls += w.takeTurnEnds(ctx, panes)
 	w.forget(panes)
 	w.marks.Sweep()
 	w.looks++
@@ -604,14 +613,18 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 	for _, p := range panes {
 		cur[p.ID] = p
 	}
+	first := w.prev == nil
 	defer func() { w.prev = cur }()
-	if w.prev == nil {
-		return nil
-	}
 	var out []Transition
 	for _, p := range panes {
 		old, seen := w.prev[p.ID]
-		if seen && old.Agent() == p.Agent() && old.State() == p.State() {
+		if first || (seen && old.Agent() == p.Agent() && old.State() == p.State()) {
+			// A turn a report ended before the first look, or between two looks that saw idle
+			// both times.
+			if agent, from, ok := panestate.ParseTurnEnd(p.Options[panestate.OptTurnEnded]); ok &&
+				agent == p.Agent() && p.State() == report.StateIdle {
+				out = append(out, Transition{PaneID: p.ID, FromAgent: agent, FromState: from, ToAgent: agent, ToState: p.State(), Pane: p, At: now})
+			}
 			continue
 		}
 		if !seen && p.Agent() == "" {
@@ -620,6 +633,9 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 		t := Transition{PaneID: p.ID, ToAgent: p.Agent(), ToState: p.State(), Pane: p, At: now}
 		if seen {
 			t.FromAgent, t.FromState = old.Agent(), old.State()
+			m := w.memo[p.ID]
+			t.FromSetup = m != nil && m.setup && old.State() == report.StateBlocked &&
+				old.Record().ReportedState != report.StateBlocked
 		}
 		out = append(out, t)
 	}
@@ -629,6 +645,35 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 		}
 	}
 	return out
+}
+
+// takeTurnEnds takes away the turn-end marks this look has seen (panestate.OptTurnEnded), each
+// only while it is the one seen: a report that ended another turn since keeps its own. One
+// call for all of them.
+func (w *Watcher) takeTurnEnds(ctx context.Context, panes []panestate.Pane) int {
+	var cmds []tmux.Cmd
+	for i, p := range panes {
+		mark := p.Options[panestate.OptTurnEnded]
+		if mark == "" {
+			continue
+		}
+		guard := "#{==:#{" + panestate.OptTurnEnded + "}," + tmuxfmt.Operand(mark) + "}"
+		unset := "set-option -p -u -t " + tmuxfmt.Word(p.ID) + " " + panestate.OptTurnEnded
+		cmds = append(cmds, tmux.Cmd{"if-shell", "-F", "-t", p.ID, guard, unset})
+		o := make(map[string]string, len(p.Options))
+		for k, v := range p.Options {
+			o[k] = v
+		}
+		delete(o, panestate.OptTurnEnded)
+		panes[i].Options = o
+	}
+	if len(cmds) == 0 {
+		return 0
+	}
+	if _, err := w.cfg.Client.Run(ctx, cmds...); err != nil {
+		w.logf("take turn-end marks: %v", err)
+	}
+	return 1
 }
 
 // forget drops what the watcher kept of panes that closed, and their lock files. Pane ids are
