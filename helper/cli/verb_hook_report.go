@@ -178,7 +178,7 @@ func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action
 	}
 	rep.Verb, rep.State = report.ReportAgent, act.State
 	msg := cleanMessage(act.Message)
-	rep.Message = &msg
+	rep.Message, rep.MessageHint = &msg, act.MessageHint
 	if sid, err := checkText(flagSessionID, act.SessionID, maxSessionIDBytes); err == nil {
 		rep.SessionID = &sid
 		if act.SessionStart != "" {

@@ -41,6 +41,10 @@ type Action struct {
 	// Message says what the agent waits for; every state report carries one ("" clears the
 	// last), so a question answered leaves no stale text behind.
 	Message string
+	// MessageHint: Message is the agent's generic text ("Claude needs your permission to use
+	// Bash"), which must not replace the more specific one an earlier event of the same dialog
+	// left ("Allow Bash(make)?", the question).
+	MessageHint bool
 	// SessionID is the agent's session, "" when the payload has none.
 	SessionID string
 	// SessionStart is why the session started (startup, resume, clear, compact), when the
@@ -175,16 +179,18 @@ func Decide(e Event) Action {
 		}
 	case "PermissionRequest":
 		a.State, a.Message = Blocked, permissionMessage(p)
+		if tool := p.Get("tool_name", "toolName"); tool != "" && tool == rule.questionTool {
+			// The question tool asks for leave to ask: the question is what the person answers.
+			a.Message = questionMessage(p)
+		}
 	case "Notification":
 		switch t := p.Get("notification_type", "notificationType"); {
-		case t == "permission_prompt", t == "ToolPermission":
-			a.State, a.Message = Blocked, clip(p.Get("message"))
-		case t == "elicitation_dialog":
-			a.State, a.Message = Blocked, clip(p.Get("message"))
+		case t == "permission_prompt", t == "ToolPermission", t == "elicitation_dialog":
+			a.State, a.Message, a.MessageHint = Blocked, clip(p.Get("message")), true
 		case t == "idle_prompt", t == "idle":
 			a.State = Idle
 		case e.Agent == "kimi" && (strings.Contains(t, "approval") || strings.Contains(t, "permission")):
-			a.State, a.Message = Blocked, clip(p.Get("message"))
+			a.State, a.Message, a.MessageHint = Blocked, clip(p.Get("message")), true
 		default:
 			return Action{Skip: true}
 		}
