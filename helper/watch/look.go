@@ -228,11 +228,13 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	w.decisions = resized(w.decisions, len(data.panes))
 	decisions := w.decisions
 	due := make([]bool, len(data.panes))
-	var blocked []int // panes the decision leaves blocked with no dialog on record
+	// blocked are the panes the decision leaves blocked with no dialog on record, a hook's words
+	// only, or a screen that changed: the record follows the screen while the agent is blocked.
+	var blocked []int
 	for i, p := range data.panes {
 		var asks bool
 		decisions[i], due[i], asks = w.wants(p, facts[i], nowMs)
-		if asks {
+		if _, captured := screens[p.ID]; asks || (captured && blockedAgent(decisions[i].Record)) {
 			blocked = append(blocked, i)
 		}
 	}
@@ -495,9 +497,27 @@ func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, cha
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
 }
 
-// asksDialog says whether a pane's options hold a blocked agent with no dialog on record.
+// asksDialog says whether a pane's options hold a blocked agent with no dialog on record, or
+// only the words of its hook (no options: made before the dialog was drawn).
 func asksDialog(o map[string]string) bool {
-	return o[panestate.OptState] == report.StateBlocked && o[panestate.OptName] != "" && o[panestate.OptPrompt] == ""
+	if o[panestate.OptState] != report.StateBlocked || o[panestate.OptName] == "" {
+		return false
+	}
+	q := prompt.Decode(o[panestate.OptPrompt])
+	return q == nil || len(q.Options) == 0
+}
+
+// blockedAgent says whether the record shows an agent blocked.
+func blockedAgent(r report.Record) bool {
+	agent, state := r.Effective()
+	return agent != "" && state == report.StateBlocked
+}
+
+// dialogToRecord says whether q, read off the screen of a pane whose options will be o, goes
+// on record: the agent is blocked and the record says something else.
+func dialogToRecord(o map[string]string, q *prompt.Prompt) bool {
+	return q != nil && o[panestate.OptState] == report.StateBlocked && o[panestate.OptName] != "" &&
+		o[panestate.OptPrompt] != q.Encode()
 }
 
 // dialogs reads the dialogs of the blocked panes (indexes into panes) off their screens, so
@@ -577,8 +597,8 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
-	if dialog != nil && asksDialog(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs)) {
-		// Recorded once, like the read verbs do: an answer is checked against the dialog first read.
+	if dialogToRecord(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs), dialog) {
+		// The dialog on screen is what an answer acts on: the record follows it.
 		extra[panestate.OptPrompt] = dialog.Encode()
 	}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
