@@ -16,6 +16,20 @@ type Verdict struct {
 	Setup    bool   // the rule reads a start-up dialog (trust, sign-in): no turn runs
 }
 
+// Reads says whether a rule of the set reads state: an agent whose rules read no idle screen
+// is idle only by the fallback.
+func (set *RuleSet) Reads(state string) bool {
+	if set == nil {
+		return false
+	}
+	for _, r := range set.rules {
+		if r.state == state {
+			return true
+		}
+	}
+	return false
+}
+
 // FallbackIdle is the RuleID of a verdict where no rule matched: a known agent showing nothing
 // taw recognises is taken to be idle, so that blocked needs clear evidence.
 const FallbackIdle = "fallback:idle"

@@ -276,15 +276,7 @@ func TestEveryCorrectionHasARule(t *testing.T) {
 	for _, a := range agents.Known {
 		for reported, to := range a.Corrections {
 			for _, state := range to {
-				set := rs.Set(a.ID)
-				found := false
-				if set == nil {
-					t.Errorf("%s: has corrections but no rules", a.ID)
-					continue
-				}
-				for _, r := range set.rules {
-					found = found || r.state == state
-				}
+				found := rs.Set(a.ID).Reads(state)
 				if !found {
 					t.Errorf("%s: its screen may correct a hook's %s to %s, but rules/%s.toml has no %s rule", a.ID, reported, state, a.ID, state)
 				}
