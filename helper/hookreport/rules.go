@@ -283,3 +283,22 @@ func clip(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// HookDaemon says whether argv is a process that runs the hooks of every session of agent, not
+// of one pane's: Codex runs them from `codex app-server --managed-daemon`, which keeps the
+// environment ($TMUX_PANE) of the first Codex started and may be its child. A report run under
+// it is placed by its session alone.
+func HookDaemon(agent string, argv []string) bool {
+	if !HasHookDaemon(agent) {
+		return false
+	}
+	server, managed := false, false
+	for _, w := range argv {
+		server = server || w == "app-server"
+		managed = managed || w == "--managed-daemon"
+	}
+	return server && managed
+}
+
+// HasHookDaemon says whether agent may run its hooks from a daemon (HookDaemon).
+func HasHookDaemon(agent string) bool { return agent == "codex" }

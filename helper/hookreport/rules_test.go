@@ -114,3 +114,20 @@ func TestClip(t *testing.T) {
 		t.Errorf("control characters kept: %q", got)
 	}
 }
+
+func TestHookDaemon(t *testing.T) {
+	for _, c := range []struct {
+		agent string
+		argv  []string
+		want  bool
+	}{
+		{"codex", []string{"/usr/lib/node_modules/@openai/codex/bin/codex", "app-server", "--managed-daemon"}, true},
+		{"codex", []string{"codex", "app-server"}, false}, // an app-server someone runs for one client
+		{"codex", []string{"codex", "resume", "s"}, false},
+		{"claude", []string{"codex", "app-server", "--managed-daemon"}, false},
+	} {
+		if got := HookDaemon(c.agent, c.argv); got != c.want {
+			t.Errorf("HookDaemon(%s, %q) = %v, want %v", c.agent, c.argv, got, c.want)
+		}
+	}
+}
