@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/xdg"
 )
 
@@ -73,7 +74,7 @@ func OverrideDir(getenv func(string) string) string {
 }
 
 func readOverride(file string) (*RuleSet, error) {
-	f, err := os.Open(file)
+	f, err := filelock.OpenRegular(file)
 	if err != nil {
 		return nil, fmt.Errorf("read rule override: %w", err)
 	}

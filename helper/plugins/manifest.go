@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/config"
+	"github.com/taw-tmux/taw/helper/filelock"
 )
 
 // ManifestName is the manifest's file name in a plugin's folder.
@@ -85,9 +87,9 @@ var (
 // problems is not used.
 func ReadManifest(dir string) (Manifest, []error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := os.ReadFile(path)
+	data, err := filelock.ReadFile(path, config.MaxFileBytes)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, os.ErrNotExist) {
 			return Manifest{}, []error{fmt.Errorf("%s: no %s here: a plugin is a folder with a %s manifest", dir, ManifestName, ManifestName)}
 		}
 		return Manifest{}, []error{fmt.Errorf("read %s: %w", path, err)}
