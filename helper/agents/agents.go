@@ -205,6 +205,11 @@ var Known = []Agent{
 		Aliases:  []string{"qwen-code", "qwen_code", "qwencode"},
 		Programs: []string{"qwen"},
 		Packages: []string{"@qwen-code/qwen-code"}},
+	// Continue's CLI runs as node …/@continuedev/cli/dist/cn.js, started from .bin/cn.
+	{ID: "continue", Display: "Continue CLI", Detected: true,
+		Aliases:  []string{"cn", "continue-cli", "continuedev"},
+		Programs: []string{"cn"},
+		Packages: []string{"@continuedev/cli"}},
 	{ID: "auggie", Display: "Auggie", Detected: true,
 		Aliases:  []string{"augment", "augment-code", "augmentcode", "auggie-cli"},
 		Programs: []string{"auggie"},
