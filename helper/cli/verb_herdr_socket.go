@@ -206,7 +206,7 @@ func runningHerdrSocket(dir string) (pid int, path string) {
 		unlock()
 		return 0, ""
 	}
-	b, err := filelock.ReadFile(herdrSocketPid(dir), 4096)
+	b, err := os.ReadFile(herdrSocketPid(dir))
 	if err != nil {
 		return -1, ""
 	}

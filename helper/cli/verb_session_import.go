@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/session"
 	"github.com/urfave/cli/v2"
 )
@@ -40,7 +39,7 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	if file == "" {
 		file = session.ResurrectFile(f.Getenv, func(p string) bool { _, err := os.Stat(p); return err == nil })
 	}
-	r, err := filelock.OpenRegular(file)
+	r, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Errorf(CodeSaveNotFound, "no tmux-resurrect save at %s: name the file, such as ~/.local/share/tmux/resurrect/last", file)
 	}

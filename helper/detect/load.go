@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
-	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/xdg"
 )
 
@@ -74,7 +73,7 @@ func OverrideDir(getenv func(string) string) string {
 }
 
 func readOverride(file string) (*RuleSet, error) {
-	f, err := filelock.OpenRegular(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("read rule override: %w", err)
 	}

@@ -155,13 +155,8 @@ func (m *Manager) paths(t *Target) Paths {
 	return p
 }
 
-// MaxConfigBytes bounds an agent's config an install reads, as taw's own config file is bounded.
-const MaxConfigBytes = 1 << 20
-
-// readMaybe reads an agent's config as a regular file of at most MaxConfigBytes (a FIFO, a device
-// or a huge file is refused, and the install writes nothing); a missing one is no error.
 func readMaybe(path string) ([]byte, bool, error) {
-	b, err := filelock.ReadFile(path, MaxConfigBytes)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -464,7 +459,7 @@ func (m *Manager) apply(t *Target, c change) error {
 }
 
 func (m *Manager) createdConfigs(t *Target) map[string]bool {
-	b, _ := filelock.ReadFile(filepath.Join(m.StateDir, t.ID, "created"), MaxConfigBytes)
+	b, _ := os.ReadFile(filepath.Join(m.StateDir, t.ID, "created"))
 	out := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
 		if l != "" {

@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/config"
-	"github.com/taw-tmux/taw/helper/filelock"
 )
 
 // ManifestName is the manifest's file name in a plugin's folder.
@@ -87,9 +85,9 @@ var (
 // problems is not used.
 func ReadManifest(dir string) (Manifest, []error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := filelock.ReadFile(path, config.MaxFileBytes)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		if os.IsNotExist(err) {
 			return Manifest{}, []error{fmt.Errorf("%s: no %s here: a plugin is a folder with a %s manifest", dir, ManifestName, ManifestName)}
 		}
 		return Manifest{}, []error{fmt.Errorf("read %s: %w", path, err)}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/xdg"
 )
@@ -34,7 +33,7 @@ func RegistryPath(getenv func(string) string) string {
 
 // ReadRegistry reads the registry; a missing file is an empty one.
 func ReadRegistry(path string) (Registry, error) {
-	data, err := filelock.ReadFile(path, config.MaxFileBytes)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return Registry{Version: 1}, nil
 	}

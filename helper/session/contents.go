@@ -193,7 +193,7 @@ func ReadPaintFile(path string) (PaintFile, error) {
 	if !strings.HasPrefix(filepath.Base(path), "pane-") || filepath.Base(filepath.Dir(path)) != paintDirName {
 		return pf, fmt.Errorf("%s is not a paint file a restore wrote", path)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return pf, err
 	}

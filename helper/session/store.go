@@ -151,7 +151,7 @@ func (s *Store) Write(name string, d *Document, force bool) (WriteResult, error)
 		return WriteResult{}, err
 	}
 	res := WriteResult{Path: s.Path(name, 0)}
-	old, oldErr := filelock.ReadFile(res.Path, MaxSaveBytes)
+	old, oldErr := os.ReadFile(res.Path)
 	hasOld := oldErr == nil
 	if hasOld {
 		if prev, err := Decode(old); err == nil {
