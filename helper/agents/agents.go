@@ -31,6 +31,56 @@ type Agent struct {
 	Integration bool
 	// Hooks: the integration is a hook script, and this is how its events report.
 	Hooks *Hooks
+	// Corrections are the gaps in the agent's own hooks: for each state taw's integration can
+	// report and then leave standing after the agent has moved on, the states its screen (by a
+	// rule of the agent's own, never the fallback) may replace it with. See watch.Decide.
+	Corrections map[string][]string
+}
+
+// ScreenCorrects says whether a screen showing state may replace the state taw's own
+// integration for the agent reported.
+func (a *Agent) ScreenCorrects(reported, screen string) bool {
+	for _, s := range a.Corrections[reported] {
+		if s == screen {
+			return true
+		}
+	}
+	return false
+}
+
+// Stands are the states the agent's hooks can leave standing after it has moved on (the keys of
+// Corrections), in the order idle, working, blocked.
+func (a *Agent) Stands() []string {
+	var out []string
+	for _, s := range []string{"idle", "working", "blocked"} {
+		if _, ok := a.Corrections[s]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// What the current versions' hooks leave unsaid (see each entry):
+//   - Claude Code fires no hook when the person presses Esc during a turn or answers No at a
+//     permission prompt (working and blocked stand at the prompt), and none between an allowed
+//     permission and the tool's end (blocked stands while the command runs). Droid, Qoder,
+//     Devin, Grok, Kimi and Cursor share the shape of its hooks and their gaps.
+//   - Codex fires Interrupt on Esc, but nothing when the person declines or allows an approval.
+//   - Copilot CLI fires nothing on Esc, on a declined permission, or on an allowed one.
+//   - Gemini CLI fires AfterAgent on Esc and on API errors, but nothing when a confirmation is
+//     answered.
+//   - pi sends its turn-ended event after each failed attempt of an automatic retry, and nothing
+//     when the retry starts or is cancelled: idle stands while its screen says "Retrying".
+//   - OpenCode, Kilo and omp report every change through their plugin events, and Hermes through
+//     its plugin hooks: nothing to correct.
+//
+// Droid and Kimi have Claude Code's gaps, but no rule reads their own prompt yet (no screen of
+// the real agents has been captured at it): only the spinner may correct them.
+var toWorkingOnly = map[string][]string{"blocked": {"working"}}
+
+var claudeGaps = map[string][]string{
+	"working": {"idle"},
+	"blocked": {"idle", "working"},
 }
 
 // Resume is an agent's command for reopening one session: Program, then Arg and the session's
@@ -64,7 +114,8 @@ func (r *Resume) Argv(id, file string) []string {
 // published install instructions and registry entries.
 var Known = []Agent{
 	{ID: "claude", Display: "Claude Code", Detected: true,
-		Resume: &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
 		Packages:  []string{"@anthropic-ai/claude-code"},
@@ -76,10 +127,10 @@ var Known = []Agent{
 				"PostCompact", "Stop", "StopFailure", "SessionEnd"},
 			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", SessionEndKeeps: claudeFamilyKeeps,
 			ResumeFlags: []ResumeFlag{{Flag: "--model", Key: "model", Keep: true}, {Flag: "--permission-mode", Key: "permission_mode", Omit: "default"}},
-			Stale:       []string{Working, Blocked},
 			Settings:    &Settings{Home: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "codex", Display: "Codex", Detected: true,
-		Resume: &Resume{Program: "codex", Arg: "resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "codex", Arg: "resume"}, Integration: true,
 		Aliases:  []string{"codex-cli", "openai-codex"},
 		Programs: []string{"codex"},
 		Packages: []string{"@openai/codex"},
@@ -87,10 +138,10 @@ var Known = []Agent{
 		Hooks: &Hooks{
 			Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
 				"PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "PreModelRequest", "Stop", "Interrupt", "SessionEnd"},
-			SessionKeys: []string{"session_id"}, SessionEndKeeps: []string{"clear"}, ThreadEnv: "CODEX_THREAD_ID",
-			Stale: []string{Working, Blocked}}},
+			SessionKeys: []string{"session_id"}, SessionEndKeeps: []string{"clear"}, ThreadEnv: "CODEX_THREAD_ID"}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
-		Resume: &Resume{Program: "gemini", Arg: "--resume"}, Integration: true,
+		Corrections: map[string][]string{"blocked": {"idle", "working"}},
+		Resume:      &Resume{Program: "gemini", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"gemini-cli", "google-gemini"},
 		Programs: []string{"gemini"},
 		Packages: []string{"@google/gemini-cli"},
@@ -99,10 +150,10 @@ var Known = []Agent{
 			Events: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "SessionEnd"},
 			Rename: map[string]string{"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse",
 				"AfterAgent": "Stop"},
-			SessionKeys: []string{"session_id"}, QuestionTool: "ask_user", SessionEndKeeps: []string{"clear"},
-			Stale: []string{Blocked}}},
+			SessionKeys: []string{"session_id"}, QuestionTool: "ask_user", SessionEndKeeps: []string{"clear"}}},
 	{ID: "cursor", Display: "Cursor Agent", Detected: true,
-		Resume: &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"cursor-agent", "cursor-cli"},
 		Programs:  []string{"cursor-agent"},
 		PathHints: []string{"/cursor-agent/"},
@@ -111,8 +162,7 @@ var Known = []Agent{
 			Events: []string{"sessionStart", "beforeSubmitPrompt", "postToolUse", "afterFileEdit", "stop", "sessionEnd"},
 			Rename: map[string]string{"sessionStart": "SessionStart", "stop": "Stop", "beforeSubmitPrompt": "UserPromptSubmit",
 				"postToolUse": "PostToolUse", "afterFileEdit": "PostToolUse", "sessionEnd": "SessionEnd"},
-			SessionKeys: []string{"conversation_id", "session_id"},
-			Stale:       []string{Working, Blocked}}},
+			SessionKeys: []string{"conversation_id", "session_id"}}},
 	{ID: "opencode", Display: "OpenCode", Detected: true,
 		Resume: &Resume{Program: "opencode", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"open-code", "opencode2", "opencode-ai"},
@@ -124,7 +174,8 @@ var Known = []Agent{
 		Programs: []string{"kilo", "kilocode"},
 		Packages: []string{"@kilocode/cli"}},
 	{ID: "pi", Display: "pi", Detected: true,
-		Resume: &Resume{Program: "pi", Arg: "--session", File: true}, Integration: true,
+		Corrections: map[string][]string{"idle": {"working"}, "working": {"idle"}},
+		Resume:      &Resume{Program: "pi", Arg: "--session", File: true}, Integration: true,
 		Aliases:  []string{"pi-coding-agent"},
 		Programs: []string{"pi"},
 		Packages: []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
@@ -134,7 +185,8 @@ var Known = []Agent{
 		Programs: []string{"omp"},
 		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
 	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
-		Resume: &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
 		Packages: []string{"@github/copilot"},
@@ -148,10 +200,10 @@ var Known = []Agent{
 				"agentStop": "Stop", "subagentStop": "SubagentStop", "preCompact": "PreCompact",
 				"errorOccurred": "StopFailure", "sessionEnd": "SessionEnd",
 			},
-			SessionKeys: []string{"sessionId", "session_id"}, QuestionTool: "ask_user",
-			Stale: []string{Working, Blocked}}},
+			SessionKeys: []string{"sessionId", "session_id"}, QuestionTool: "ask_user"}},
 	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,
-		Resume: &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
+		Corrections: toWorkingOnly,
+		Resume:      &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
 		Programs: []string{"kimi"},
 		Packages: []string{"kimi-cli", "kimi_cli"},
@@ -159,13 +211,13 @@ var Known = []Agent{
 		Hooks: &Hooks{
 			Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
 				"PreCompact", "Notification", "Stop", "StopFailure", "SessionEnd"},
-			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", BlockingNotices: []string{"approval", "permission"},
-			Stale: []string{Working, Blocked}}},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", BlockingNotices: []string{"approval", "permission"}}},
 	{ID: "kiro", Display: "Kiro CLI", Detected: true,
 		Aliases:  []string{"kiro-cli"},
 		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
 	{ID: "droid", Display: "Droid", Detected: true,
-		Resume: &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
+		Corrections: toWorkingOnly,
+		Resume:      &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"factory-droid"},
 		Programs: []string{"droid"},
 		Packages: []string{"@factory/cli"},
@@ -173,29 +225,29 @@ var Known = []Agent{
 		Hooks: &Hooks{
 			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact", "Stop", "SessionEnd"},
 			SessionKeys: []string{"session_id"}, QuestionTool: "AskUser", SessionEndKeeps: claudeFamilyKeeps,
-			Stale:    []string{Working, Blocked},
 			Settings: &Settings{Home: ".factory", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "amp", Display: "Amp", Detected: true,
 		Aliases:  []string{"amp-local", "ampcode"},
 		Programs: []string{"amp"},
 		Packages: []string{"@sourcegraph/amp", "@ampcode/cli"}},
 	{ID: "grok", Display: "Grok", Detected: true,
-		Resume: &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"grok-build", "grok-cli"},
 		Programs: []string{"grok"},
 		Packages: []string{"@vibe-kit/grok-cli"},
 		// Its hooks have Claude Code's shape, and its gaps.
 		Hooks: &Hooks{
 			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
-			SessionKeys: []string{"session_id"}, SessionEnv: "GROK_SESSION_ID", QuestionTool: "AskUserQuestion",
-			Stale: []string{Working, Blocked}}},
+			SessionKeys: []string{"session_id"}, SessionEnv: "GROK_SESSION_ID", QuestionTool: "AskUserQuestion"}},
 	{ID: "hermes", Display: "Hermes Agent", Detected: true,
 		Resume: &Resume{Program: "hermes", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"hermes-agent"},
 		Programs: []string{"hermes", "hermes-agent"},
 		Packages: []string{"hermes-agent", "hermes_cli"}},
 	{ID: "qodercli", Display: "Qoder CLI", Detected: true,
-		Resume: &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
 		Programs: []string{"qodercli", "qoderclicn"},
 		Packages: []string{"@qoder-ai/qodercli"},
@@ -203,21 +255,20 @@ var Known = []Agent{
 		Hooks: &Hooks{
 			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
 			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion", SessionEndKeeps: claudeFamilyKeeps,
-			Stale:    []string{Working, Blocked},
 			Settings: &Settings{Home: ".qoder", DirEnv: "QODER_CONFIG_DIR", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "cline", Display: "Cline", Detected: true,
 		Aliases:  []string{"cline-cli"},
 		Programs: []string{"cline"},
 		Packages: []string{"cline"}},
 	{ID: "devin", Display: "Devin CLI", Detected: true,
-		Resume: &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
+		Corrections: claudeGaps,
+		Resume:      &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"devin-cli", "devin cli"},
 		Programs: []string{"devin"},
 		// Its hooks have Claude Code's shape, and its gaps.
 		Hooks: &Hooks{
 			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"},
-			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion",
-			Stale: []string{Working, Blocked}}},
+			SessionKeys: []string{"session_id"}, QuestionTool: "AskUserQuestion"}},
 	{ID: "agy", Display: "Antigravity", Detected: true,
 		Resume:   &Resume{Program: "agy", Arg: "--conversation"},
 		Aliases:  []string{"antigravity", "antigravity-cli"},
@@ -237,6 +288,11 @@ var Known = []Agent{
 		Aliases:  []string{"qwen-code", "qwen_code", "qwencode"},
 		Programs: []string{"qwen"},
 		Packages: []string{"@qwen-code/qwen-code"}},
+	// Continue's CLI runs as node …/@continuedev/cli/dist/cn.js, started from .bin/cn.
+	{ID: "continue", Display: "Continue CLI", Detected: true,
+		Aliases:  []string{"cn", "continue-cli", "continuedev"},
+		Programs: []string{"cn"},
+		Packages: []string{"@continuedev/cli"}},
 	{ID: "auggie", Display: "Auggie", Detected: true,
 		Aliases:  []string{"augment", "augment-code", "augmentcode", "auggie-cli"},
 		Programs: []string{"auggie"},

@@ -186,14 +186,18 @@ func TestEveryAgentHasItsDocsRows(t *testing.T) {
 			t.Errorf("docs/integrations.md: the table of where each integration goes has no row | %s | …", id)
 		}
 		want := "none"
-		if a.Hooks != nil && len(a.Hooks.Stale) > 0 {
-			want = strings.Join(a.Hooks.Stale, ", ")
+		if stands := a.Stands(); len(stands) > 0 {
+			var parts []string
+			for _, st := range stands {
+				parts = append(parts, st+" → "+strings.Join(a.Corrections[st], ", "))
+			}
+			want = strings.Join(parts, "; ")
 		}
 		row, ok = rowWith(stale, func(r string) bool { return strings.Contains(strings.Split(r, "|")[1], id) })
 		if !ok {
 			t.Errorf("docs/integrations.md: the table of states hooks leave standing has no row naming %s (catalogue: %s)", id, want)
 		} else if got := strings.TrimSpace(strings.Split(row, "|")[2]); got != want {
-			t.Errorf("docs/integrations.md: %s's hooks leave %q standing, the catalogue's Hooks.Stale says %q", id, got, want)
+			t.Errorf("docs/integrations.md: %s's hooks leave %q standing, the catalogue's Corrections say %q", id, got, want)
 		}
 	}
 }

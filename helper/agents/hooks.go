@@ -3,7 +3,7 @@ package agents
 // Hooks is how an agent's hook system reports to taw through the hook script taw installs
 // (`taw hook report <agent> <event>`, with the event's JSON payload on stdin): the events taw
 // registers, how each maps onto the shared events the hook rules know (Claude Code's), where the
-// payload keeps what taw reads, and which states the hooks can leave standing. An agent whose
+// payload keeps what taw reads (which states the hooks leave standing is the agent's Corrections). An agent whose
 // integration is a plugin reporting through `taw pane report-agent` has none.
 type Hooks struct {
 	// Events are the agent's own event names that taw's installer registers, each run as
@@ -28,11 +28,6 @@ type Hooks struct {
 	SessionEndKeeps []string
 	// ResumeFlags are options the payload adds to the agent's resume command.
 	ResumeFlags []ResumeFlag
-	// Stale are the states the hooks can leave standing after the agent has gone back to its
-	// prompt (the watcher lets a clear screen correct them), from what the agent's current
-	// version fires and does not; empty when the hooks report every change. Every entry says
-	// which, and docs/integrations.md gives the reason.
-	Stale []string
 	// Settings, when set, is an install of the common shape: the script in the agent's config
 	// folder and one entry per event in a JSON settings file, as Claude Code's settings.json.
 	Settings *Settings

@@ -32,7 +32,7 @@ func (o *Observer) Observe(ctx context.Context, l *watch.Look) {
 	o.looks++
 	completed := map[string]bool{}
 	for _, t := range l.Transitions {
-		if !t.Gone && Completion(t.FromAgent, t.FromState, t.ToAgent, t.ToState) {
+		if t.EndsTurn() {
 			completed[t.PaneID] = true
 		}
 	}

@@ -105,13 +105,6 @@ func Badge(state string) string {
 	return Icon(state)
 }
 
-// Completion says whether a move of a pane's agent is the end of a turn: the same agent going
-// from working or blocked to idle.
-func Completion(fromAgent, fromState, toAgent, toState string) bool {
-	return fromAgent != "" && fromAgent == toAgent && toState == report.StateIdle &&
-		(fromState == report.StateWorking || fromState == report.StateBlocked)
-}
-
 // Order sorts panes most urgent first (blocked, done, working, idle, unknown, no agent); within a
 // state the one in it longest comes first, then the order they came in.
 func Order(panes []panestate.Pane) {

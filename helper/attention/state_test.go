@@ -41,25 +41,6 @@ func TestRankOrder(t *testing.T) {
 	}
 }
 
-func TestCompletion(t *testing.T) {
-	for _, c := range []struct {
-		fa, fs, ta, ts string
-		want           bool
-	}{
-		{"claude", "working", "claude", "idle", true},
-		{"claude", "blocked", "claude", "idle", true},
-		{"claude", "idle", "claude", "idle", false},
-		{"claude", "working", "claude", "blocked", false},
-		{"claude", "working", "codex", "idle", false}, // another agent: not a turn of this one
-		{"", "", "claude", "idle", false},             // an agent that appeared idle
-		{"claude", "unknown", "claude", "idle", false},
-	} {
-		if got := Completion(c.fa, c.fs, c.ta, c.ts); got != c.want {
-			t.Errorf("Completion(%q %q → %q %q) = %v, want %v", c.fa, c.fs, c.ta, c.ts, got, c.want)
-		}
-	}
-}
-
 func TestDoneAfter(t *testing.T) {
 	for _, c := range []struct {
 		name               string

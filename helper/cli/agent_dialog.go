@@ -34,19 +34,24 @@ func withHookMessage(q *prompt.Prompt, p panestate.Pane) *prompt.Prompt {
 	return prompt.WithHook(q, p.HookMessage())
 }
 
-// recordedPrompt is the dialog taw has on record for a blocked agent. With none recorded yet it
-// reads the screen and records what it finds, so what people were shown is what an answer is
-// checked against.
+// recordedPrompt is the dialog taw has on record for a blocked agent. With none recorded yet,
+// or only its hook's words (no options: a hook that fired before the dialog was drawn), it reads
+// the screen and records what it finds, so what people were shown is what an answer is checked
+// against.
 func recordedPrompt(ctx context.Context, f *Factory, p panestate.Pane) (*prompt.Prompt, error) {
 	if p.State() != report.StateBlocked {
 		return nil, nil
 	}
-	if q := prompt.Decode(p.Options[panestate.OptPrompt]); q != nil {
-		return q, nil
+	had := prompt.Decode(p.Options[panestate.OptPrompt])
+	if had != nil && len(had.Options) > 0 {
+		return had, nil
 	}
 	q, err := livePrompt(ctx, f, p)
 	if err != nil || q == nil {
-		return nil, err
+		return had, err
+	}
+	if had != nil && had.Encode() == q.Encode() {
+		return had, nil
 	}
 	return q, recordPrompt(ctx, f, p.ID, q)
 }
@@ -64,7 +69,7 @@ func recordPrompt(ctx context.Context, f *Factory, paneID string, q *prompt.Prom
 // withPrompt fills in the record of a blocked pane that has none yet, for the read verbs.
 // A screen that cannot be read leaves the pane as it was: the read verbs still answer.
 func withPrompt(ctx context.Context, f *Factory, p panestate.Pane) panestate.Pane {
-	if p.State() != report.StateBlocked || p.Options[panestate.OptPrompt] != "" {
+	if had := prompt.Decode(p.Options[panestate.OptPrompt]); p.State() != report.StateBlocked || (had != nil && len(had.Options) > 0) {
 		return p
 	}
 	if q, err := recordedPrompt(ctx, f, p); err == nil && q != nil {

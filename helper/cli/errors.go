@@ -41,6 +41,7 @@ const (
 	CodePromptChanged   = "prompt_changed"
 	CodePromptNotTaken  = "prompt_not_taken"
 	CodeAnswerNotTaken  = "answer_not_taken"
+	CodeAnswerPending   = "answer_pending"
 )
 
 // Error is an error with a stable code and an exit status.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taw-tmux/taw/helper/ctrl"
@@ -21,8 +22,32 @@ const (
 	flagText   = "text"
 )
 
-// answerSettle is how long an answer waits for the dialog it answered to leave the screen.
-const answerSettle = 5 * time.Second
+// answerSettle is how long an answer waits for the dialog it answered to leave the screen: some
+// agents redraw slowly (Qwen Code took 7 s). One whose report says it went on is taken at once.
+const answerSettle = 15 * time.Second
+
+// optAnswered keeps, while an answer's dialog has not been seen to go, when the answer's keys went
+// and the dialog they answered: "<unix ms> <prompt JSON>". A second answer to that dialog within
+// answerGuard types nothing: the first may still be taking.
+const (
+	optAnswered = "@agent_answered"
+	answerGuard = time.Minute
+)
+
+// pendingAnswer is the dialog an earlier answer went to and how long ago, when that answer has
+// not been seen taken.
+func pendingAnswer(ctx context.Context, f *Factory, paneID string) (*prompt.Prompt, time.Duration) {
+	out, err := f.Tmux().Output(ctx, "show-options", "-pqv", "-t", paneID, optAnswered)
+	if err != nil {
+		return nil, 0
+	}
+	at, enc, ok := strings.Cut(strings.TrimSpace(out), " ")
+	ms, err := strconv.ParseInt(at, 10, 64)
+	if !ok || err != nil {
+		return nil, 0
+	}
+	return prompt.Decode(enc), time.Since(time.UnixMilli(ms))
+}
 
 // maxAnswerText bounds a typed answer: it goes in one tmux command.
 const maxAnswerText = 4096
@@ -118,10 +143,14 @@ func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentA
 	if p.State() != report.StateBlocked {
 		return none, Errorf(CodeAgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), shownOrNone(p))
 	}
-	unlock, err := panestate.Lock(f.LockDir(), p.ID)
+	locked, err := panestate.Lock(f.LockDir(), p.ID)
 	if err != nil {
 		return none, err
 	}
+	// The lock covers reading the dialog, checking it and typing the answer; the wait for the
+	// agent to take it runs without, so the agent's reports land meanwhile.
+	var once sync.Once
+	unlock := func() { once.Do(locked) }
 	defer unlock()
 	rec, err := recordedPrompt(ctx, f, p)
 	if err != nil {
@@ -147,12 +176,21 @@ func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentA
 		}
 		return none, Errorf(CodePromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
 	}
+	if prev, ago := pendingAnswer(ctx, f, p.ID); prev != nil && ago < answerGuard && prompt.Same(prev, live) {
+		return none, Errorf(CodeAnswerPending, "an answer went to this dialog of %s in %s %s ago and it has not gone yet (nothing typed): the agent may still be taking it; look with taw agent read %s", p.Agent(), p.Target(), ago.Round(time.Second), p.ID)
+	}
+	updated := "" // the last report taken before the keys
+	if q, err := panestate.Read(ctx, f.Tmux(), p.ID); err == nil {
+		updated = q.Options[panestate.OptUpdated]
+	}
 	steps := prompt.Keys(p.Agent(), live, choice, opts.Text)
 	cmds, keys := sendSteps(p.ID, steps)
-	cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt})
+	cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt},
+		tmux.Cmd{"set-option", "-p", "-t", p.ID, optAnswered, strconv.FormatInt(time.Now().UnixMilli(), 10) + " " + rec.Encode()})
 	if _, err := f.Tmux().Run(ctx, cmds...); err != nil {
 		return none, err
 	}
+	unlock()
 	res := answerResult{OK: true, PaneID: p.ID, Target: p.Target(), Agent: p.Agent(), Answered: choice, Keys: keys, Prompt: rec}
 	// The dialog answered must leave the screen; another may take its place. Two reads that
 	// agree make the screen's word: an agent repaints in steps.
@@ -170,6 +208,9 @@ func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentA
 			}
 			break
 		}
+		if moved(ctx, f, p.ID, updated) {
+			break // the agent's own report says it went on, with the dialog still drawn
+		}
 		prev = after
 		if time.Now().After(deadline) {
 			return none, Errorf(CodeAnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
@@ -180,10 +221,23 @@ func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentA
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	_, _ = f.Tmux().Run(ctx, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, optAnswered})
 	if q, err := panestate.Read(ctx, f.Tmux(), p.ID); err == nil {
 		res.State = shownOrNone(q)
 	}
 	return res, nil
+}
+
+// moved says whether the agent went on after an answer though the dialog may still be drawn (an
+// agent that redraws slowly): a report taken since the answer says it is no longer blocked.
+func moved(ctx context.Context, f *Factory, paneID, updated string) bool {
+	q, err := panestate.Read(ctx, f.Tmux(), paneID)
+	if err != nil {
+		return false
+	}
+	rec := q.Record()
+	return rec.Source != "" && rec.ReportedState != report.StateBlocked &&
+		q.Options[panestate.OptUpdated] != updated
 }
 
 // sendSteps are the send-keys commands of an answer's steps, and the keys as people read them.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/session"
@@ -195,9 +196,13 @@ func typedText(keys []tmux.Cmd) string {
 	return strings.Join(lines, "\n")
 }
 
-// waitReady waits until the pane's agent is agentID and at its input: the watcher read it idle,
-// or the agent reported so.
+// waitReady waits until the pane's agent is agentID and at its input: the agent reported idle,
+// or it is idle and its screen shows its input by an idle rule of its own. A screen that matches
+// no rule is idle only by the fallback: an agent still starting draws nothing yet, and text
+// typed then is lost.
 func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout time.Duration) (panestate.Pane, error) {
+	rules, _ := detect.Load(f.Getenv)
+	set := rules.Set(agentID)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	wake := make(chan struct{}, 1)
@@ -212,7 +217,10 @@ func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout 
 			return p, err
 		}
 		if s := attention.Shown(p); p.Agent() == agentID && (s == report.StateIdle || s == attention.StateDone) {
-			return p, nil
+			ready, err := atOwnInput(ctx, f, p, set)
+			if err != nil || ready {
+				return p, err
+			}
 		}
 		select {
 		case <-wake:
@@ -223,6 +231,25 @@ func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout 
 			return p, ctx.Err()
 		}
 	}
+}
+
+// atOwnInput says whether p's idle agent is at its input: a report of its own says idle, or its
+// screen matches an idle rule of set (the agent's rules; with none, or no idle rule among them,
+// taw has only the fallback to go by).
+func atOwnInput(ctx context.Context, f *Factory, p panestate.Pane, set *detect.RuleSet) (bool, error) {
+	rec := p.Record()
+	if rec.Source != "" && rec.Kind == p.Agent() && rec.ReportedState == report.StateIdle {
+		return true, nil
+	}
+	if set == nil || !set.Reads(report.StateIdle) {
+		return true, nil
+	}
+	screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
+	if err != nil {
+		return false, err
+	}
+	v := set.Classify(detect.Screen{Lines: screenLines(screen, 0), Title: p.Title})
+	return v.State == report.StateIdle && v.RuleID != detect.FallbackIdle, nil
 }
 
 // waitPrompt waits, at most shellPromptWait, until a new pane's shell has drawn its prompt.

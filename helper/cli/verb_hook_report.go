@@ -105,15 +105,21 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 		return
 	}
 	rep := hookRecordReport(f, opts, act)
+	// Under the agent's hook daemon neither $TMUX_PANE nor the process tree says whose report it
+	// is (the daemon keeps the first Codex's environment and may be its child): its session does.
+	daemon := hookreport.HasHookDaemon(opts.Agent) &&
+		procinfo.AncestorWhere(opts.Parent, func(argv []string) bool { return hookreport.HookDaemon(opts.Agent, argv) }) > 0
 	// trusted: the hook runs in the pane it names, or that pane holds the session the report is
 	// about (the first step of report.Route, without listing the panes). The session is asked
 	// first: it reads nothing, where the process table is read a process at a time.
 	trusted := func(p panestate.Pane) bool {
 		rec := p.Record()
-		return opts.Parent <= 1 || (act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID) ||
-			procinfo.DescendsFrom(opts.Parent, p.PID)
+		if act.SessionID != "" && rec.SessionAgent == rep.Agent && rec.SessionID == act.SessionID {
+			return true
+		}
+		return !daemon && (opts.Parent <= 1 || procinfo.DescendsFrom(opts.Parent, p.PID))
 	}
-	route := func(ctx context.Context) (string, bool) { return hookRoute(ctx, f, opts, act, pane) }
+	route := func(ctx context.Context) (string, bool) { return hookRoute(ctx, f, opts, act, pane, daemon) }
 	forPane := func(p panestate.Pane, rep report.Report) report.Report {
 		return keepResumeFlags(p, resumeOnPath(f, p, rep), act.KeepFlags)
 	}
@@ -134,7 +140,7 @@ func hookRecordReport(f *Factory, opts *hookReportOptions, act hookreport.Action
 	}
 	rep.Verb, rep.State = report.ReportAgent, act.State
 	msg := cleanMessage(act.Message)
-	rep.Message = &msg
+	rep.Message, rep.MessageHint = &msg, act.MessageHint
 	// A session id that starts with - would become an option of the resume command: the report
 	// keeps no session then (a hook never fails the agent).
 	if sid, err := checkText(flagSessionID, act.SessionID, maxSessionIDBytes); err == nil && !strings.HasPrefix(sid, "-") {
@@ -196,7 +202,10 @@ func keepResumeFlags(p panestate.Pane, rep report.Report, keep []string) report.
 // hookRoute finds the pane a report belongs to when the hook's process does not run in the
 // pane its $TMUX_PANE names, own (see report.Route): one tmux call for the panes, and the process table of the panes
 // only when neither the session nor the hook's parent names one.
-func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action, own string) (string, bool) {
+//
+// Under the agent's hook daemon (daemon true) the hook's parent and $TMUX_PANE are the daemon's:
+// neither places the report.
+func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action, own string, daemon bool) (string, bool) {
 	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", "#{pane_id}\x1f#{pane_pid}\x1f#{pane_dead}\x1f#{@agent_session_id}\x1f#{@agent_session_agent}")
 	if err != nil {
 		return "", false
@@ -219,7 +228,11 @@ func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hoo
 		id, _ := detect.Identify(leader, group)
 		return id == agent
 	}
-	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: opts.Parent},
+	parent := opts.Parent
+	if daemon {
+		own, parent = "", 0
+	}
+	return report.Route(report.RouteQuery{Agent: agent, SessionID: act.SessionID, SessionStart: act.SessionStart, Parent: parent},
 		own, panes, procinfo.DescendsFrom, runs)
 }
 

@@ -13,6 +13,21 @@ type Verdict struct {
 	RuleID   string // the rule that matched, or "fallback:idle" when none did
 	Region   string // the region that rule looks at
 	Evidence string // the text that matched: a line, or what a regex matched
+	Setup    bool   // the rule reads a start-up dialog (trust, sign-in): no turn runs
+}
+
+// Reads says whether a rule of the set reads state: an agent whose rules read no idle screen
+// is idle only by the fallback.
+func (set *RuleSet) Reads(state string) bool {
+	if set == nil {
+		return false
+	}
+	for _, r := range set.rules {
+		if r.state == state {
+			return true
+		}
+	}
+	return false
 }
 
 // FallbackIdle is the RuleID of a verdict where no rule matched: a known agent showing nothing
@@ -42,7 +57,7 @@ func (set *RuleSet) Classify(s Screen) Verdict {
 	v := newView(s)
 	for _, r := range set.rules {
 		if ok, ev := r.match.eval(v, r.region); ok {
-			return Verdict{State: r.state, RuleID: r.id, Region: r.region.String(), Evidence: clip(ev)}
+			return Verdict{State: r.state, RuleID: r.id, Region: r.region.String(), Evidence: clip(ev), Setup: r.setup}
 		}
 	}
 	return Verdict{State: report.StateIdle, RuleID: FallbackIdle}

@@ -134,6 +134,8 @@ func TestIdentify(t *testing.T) {
 		{name: "qwen bin script", leader: proc(10, "node", "node", "/q/node_modules/.bin/qwen"), want: "qwen"},
 		{name: "qwen relaunch", leader: proc(10, "node", "/usr/bin/node", "--expose-gc", "/q/node_modules/@qwen-code/qwen-code/cli.js"), want: "qwen", why: "@qwen-code/qwen-code"},
 		{name: "auggie", leader: proc(10, "node", "node", "/a/node_modules/.bin/auggie"), want: "auggie"},
+		{name: "continue", leader: proc(10, "node", "node", "/a/node_modules/.bin/cn"), want: "continue"},
+		{name: "continue package", leader: proc(10, "node", "node", "/a/node_modules/@continuedev/cli/dist/cn.js"), want: "continue"},
 		{name: "auggie package", leader: proc(10, "node", "node", "/a/node_modules/@augmentcode/auggie/augment.mjs"), want: "auggie"},
 		// npm exec sets its process title: the whole command line is one word.
 		{name: "npx title", leader: proc(10, "npm exec auggie", "npm exec auggie"), want: "auggie", why: "process title"},

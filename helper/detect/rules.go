@@ -39,6 +39,9 @@ type rule struct {
 	region   region
 	match    *matcher
 	line     int
+	// setup: the rule reads a dialog of the agent's start-up (trust this folder, sign in), which
+	// asks before any turn: answering it ends none.
+	setup bool
 }
 
 // matcher is one table of conditions: every contains and regex entry must match, every table in
@@ -57,7 +60,7 @@ var ruleIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 var (
 	fileKeys    = []string{"format", "agent", "rule"}
-	ruleKeys    = []string{"id", "state", "priority", "region", "contains", "regex", "all", "any", "not"}
+	ruleKeys    = []string{"id", "state", "priority", "region", "setup", "contains", "regex", "all", "any", "not"}
 	matcherKeys = []string{"region", "contains", "regex", "all", "any", "not"}
 )
 
@@ -181,6 +184,12 @@ func (d *decoder) rule(t *tomlTable) (*rule, error) {
 			return nil, d.fail(pv.line, "rule %q: priority must be a whole number between -1000000 and 1000000", r.id)
 		}
 		r.priority = int(pv.num)
+	}
+	if v, ok := t.vals["setup"]; ok {
+		if v.kind != kindBool || r.state != report.StateBlocked {
+			return nil, d.fail(v.line, "rule %q: setup is true or false, and only for a blocked rule", r.id)
+		}
+		r.setup = v.b
 	}
 	if rv, ok := t.vals["region"]; ok {
 		reg, err := d.region(rv)

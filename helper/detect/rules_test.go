@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/config"
 )
 
@@ -272,5 +273,25 @@ func TestRuleFileProblemIsAConfigProblem(t *testing.T) {
 	var p *config.Problem
 	if !errors.As(err, &p) || p.Path != "claude.toml" || p.Line == 0 || p.ErrorCode() != config.CodeInvalid {
 		t.Fatalf("ParseRules = %#v, want a *config.Problem at a line of claude.toml", err)
+	}
+}
+
+// The screen may correct a hook only to a state a rule of the agent's own reads (never the
+// fallback): an agent whose catalogue entry lets its screen correct a hook to a state needs a
+// rule for that state, or the correction can never fire.
+func TestEveryCorrectionHasARule(t *testing.T) {
+	rs, errs := Load(func(string) string { return "" })
+	for _, err := range errs {
+		t.Fatal(err)
+	}
+	for _, a := range agents.Known {
+		for reported, to := range a.Corrections {
+			for _, state := range to {
+				found := rs.Set(a.ID).Reads(state)
+				if !found {
+					t.Errorf("%s: its screen may correct a hook's %s to %s, but rules/%s.toml has no %s rule", a.ID, reported, state, a.ID, state)
+				}
+			}
+		}
 	}
 }

@@ -42,6 +42,10 @@ type Action struct {
 	// Message says what the agent waits for; every state report carries one ("" clears the
 	// last), so a question answered leaves no stale text behind.
 	Message string
+	// MessageHint: Message is the agent's generic text ("Claude needs your permission to use
+	// Bash"), which must not replace the more specific one an earlier event of the same dialog
+	// left ("Allow Bash(make)?", the question).
+	MessageHint bool
 	// SessionID is the agent's session, "" when the payload has none.
 	SessionID string
 	// SessionStart is why the session started (startup, resume, clear, compact), when the
@@ -96,14 +100,18 @@ var eventRules = map[string]func(h *agents.Hooks, p Payload, a *Action) bool{
 		}
 		return true
 	},
-	"PermissionRequest": func(_ *agents.Hooks, p Payload, a *Action) bool {
+	"PermissionRequest": func(h *agents.Hooks, p Payload, a *Action) bool {
 		a.State, a.Message = Blocked, permissionMessage(p)
+		if tool := p.Get("tool_name", "toolName"); tool != "" && tool == h.QuestionTool {
+			// The question tool asks for leave to ask: the question is what the person answers.
+			a.Message = questionMessage(p)
+		}
 		return true
 	},
 	"Notification": func(h *agents.Hooks, p Payload, a *Action) bool {
 		switch t := p.Get("notification_type", "notificationType"); {
 		case t == "permission_prompt", t == "ToolPermission", t == "elicitation_dialog", asksApproval(h, t):
-			a.State, a.Message = Blocked, clip(p.Get("message"))
+			a.State, a.Message, a.MessageHint = Blocked, clip(p.Get("message")), true
 		case t == "idle_prompt", t == "idle":
 			a.State = Idle
 		default:
@@ -270,3 +278,22 @@ func clip(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// HookDaemon says whether argv is a process that runs the hooks of every session of agent, not
+// of one pane's: Codex runs them from `codex app-server --managed-daemon`, which keeps the
+// environment ($TMUX_PANE) of the first Codex started and may be its child. A report run under
+// it is placed by its session alone.
+func HookDaemon(agent string, argv []string) bool {
+	if !HasHookDaemon(agent) {
+		return false
+	}
+	server, managed := false, false
+	for _, w := range argv {
+		server = server || w == "app-server"
+		managed = managed || w == "--managed-daemon"
+	}
+	return server && managed
+}
+
+// HasHookDaemon says whether agent may run its hooks from a daemon (HookDaemon).
+func HasHookDaemon(agent string) bool { return agent == "codex" }

@@ -61,7 +61,9 @@ func TestDecide(t *testing.T) {
 		{"claude", "PreToolUse", `{"session_id":"s","tool_name":"Read","tool_input":{"file_path":"/a"}}`, nil,
 			Action{State: Working, SessionID: "s"}},
 		{"claude", "Notification", `{"session_id":"s","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`, nil,
-			Action{State: Blocked, Message: "Claude needs your permission to use Bash", SessionID: "s"}},
+			Action{State: Blocked, Message: "Claude needs your permission to use Bash", MessageHint: true, SessionID: "s"}},
+		{"claude", "PermissionRequest", `{"session_id":"s","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Which library?"}]}}`, nil,
+			Action{State: Blocked, Message: "Which library?", SessionID: "s"}},
 		{"claude", "Notification", `{"session_id":"s","notification_type":"idle_prompt","message":"Claude is waiting for your input"}`, nil,
 			Action{State: Idle, SessionID: "s"}},
 		// Words in a message mean nothing: only notification_type does.
@@ -86,9 +88,9 @@ func TestDecide(t *testing.T) {
 		{"droid", "PreToolUse", `{"session_id":"d","tool_name":"AskUser","tool_input":{"questions":[{"question":"Which database?"}]}}`, nil,
 			Action{State: Blocked, Message: "Which database?", SessionID: "d", Resume: []string{"droid", "--resume", "d"}}},
 		{"droid", "Notification", `{"session_id":"d","notification_type":"elicitation_dialog","message":"Factory CLI is asking the user 1 question(s)"}`, nil,
-			Action{State: Blocked, Message: "Factory CLI is asking the user 1 question(s)", SessionID: "d", Resume: []string{"droid", "--resume", "d"}}},
+			Action{State: Blocked, Message: "Factory CLI is asking the user 1 question(s)", MessageHint: true, SessionID: "d", Resume: []string{"droid", "--resume", "d"}}},
 		{"gemini", "Notification", `{"session_id":"g","notification_type":"ToolPermission","message":"Tool run_shell_command requires confirmation"}`, nil,
-			Action{State: Blocked, Message: "Tool run_shell_command requires confirmation", SessionID: "g", Resume: []string{"gemini", "--resume", "g"}}},
+			Action{State: Blocked, Message: "Tool run_shell_command requires confirmation", MessageHint: true, SessionID: "g", Resume: []string{"gemini", "--resume", "g"}}},
 		{"gemini", "AfterAgent", `{"session_id":"g"}`, nil, Action{State: Idle, SessionID: "g", Resume: []string{"gemini", "--resume", "g"}}},
 		{"grok", "Stop", `{"session_id":"payload"}`, env("GROK_SESSION_ID", "envsid"), Action{State: Idle, SessionID: "envsid", Resume: []string{"grok", "--resume", "envsid"}}},
 		{"cursor", "stop", `{"conversation_id":"cv"}`, nil, Action{State: Idle, SessionID: "cv", Resume: []string{"cursor-agent", "--resume", "cv"}}},
@@ -149,14 +151,6 @@ func TestEveryRegisteredEventHasARule(t *testing.T) {
 		if len(h.SessionKeys) == 0 {
 			t.Errorf("%s: its catalogue entry names no SessionKeys: where does its payload keep the session?", a.ID)
 		}
-		if h.Stale == nil {
-			t.Errorf("%s: its catalogue entry does not say which states its hooks leave standing (Hooks.Stale; []string{} for none)", a.ID)
-		}
-		for _, s := range h.Stale {
-			if s != Working && s != Blocked {
-				t.Errorf("%s: Hooks.Stale names %q; only working and blocked can go stale", a.ID, s)
-			}
-		}
 		for _, ev := range h.Events {
 			name := ev
 			if n, ok := h.Rename[ev]; ok {
@@ -170,6 +164,23 @@ func TestEveryRegisteredEventHasARule(t *testing.T) {
 			if !slices.Contains(h.Events, from) {
 				t.Errorf("%s: Rename maps %s, which the installer does not register", a.ID, from)
 			}
+		}
+	}
+}
+
+func TestHookDaemon(t *testing.T) {
+	for _, c := range []struct {
+		agent string
+		argv  []string
+		want  bool
+	}{
+		{"codex", []string{"/usr/lib/node_modules/@openai/codex/bin/codex", "app-server", "--managed-daemon"}, true},
+		{"codex", []string{"codex", "app-server"}, false}, // an app-server someone runs for one client
+		{"codex", []string{"codex", "resume", "s"}, false},
+		{"claude", []string{"codex", "app-server", "--managed-daemon"}, false},
+	} {
+		if got := HookDaemon(c.agent, c.argv); got != c.want {
+			t.Errorf("HookDaemon(%s, %q) = %v, want %v", c.agent, c.argv, got, c.want)
 		}
 	}
 }

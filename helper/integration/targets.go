@@ -161,7 +161,9 @@ var Targets = fromCatalogue([]Target{
 	func() Target {
 		t := hookTarget("codex", []string{"CODEX_HOME"},
 			func(e Env) string { return firstEnv(e, ".codex", "CODEX_HOME") },
-			hookScript, "hooks.json", events("codex"), 10)
+			// Codex clamps a hook timeout above 3 s (Interrupt, SessionEnd) and warns at every
+			// start; the script returns at once anyway.
+			hookScript, "hooks.json", events("codex"), 3)
 		t.Configs = append(t.Configs, Config{
 			Path: "config.toml",
 			// Codex runs hooks by default; [features] hooks says so for any older default. The

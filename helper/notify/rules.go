@@ -22,7 +22,8 @@ const (
 )
 
 // Decide says whether a transition notifies, and why: a pane's agent becoming blocked needs a
-// decision; the same agent going from working or blocked to idle finished its turn.
+// decision; the same agent going from working or blocked to idle finished its turn (unless it
+// answered a start-up dialog, see watch.Transition.EndsTurn).
 func Decide(t watch.Transition) (Kind, bool) {
 	if t.Gone || t.ToAgent == "" {
 		return "", false
@@ -30,8 +31,7 @@ func Decide(t watch.Transition) (Kind, bool) {
 	switch {
 	case t.ToState == report.StateBlocked && (t.FromState != report.StateBlocked || t.FromAgent != t.ToAgent):
 		return KindBlocked, true
-	case t.ToState == report.StateIdle && t.FromAgent == t.ToAgent &&
-		(t.FromState == report.StateWorking || t.FromState == report.StateBlocked):
+	case t.EndsTurn():
 		return KindFinished, true
 	}
 	return "", false

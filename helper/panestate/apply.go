@@ -148,7 +148,7 @@ func ApplyRemembered(ctx context.Context, c *tmux.Client, memo Memo, p Pane, rep
 		write = &rec
 	}
 	now := nowMillis()
-	got, held, err := CommitRemembered(ctx, c, p, write, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)})
+	got, held, err := CommitRemembered(ctx, c, p, write, now, reportExtra(p, rec, now))
 	if err == nil && held {
 		memo.Remember(got)
 	}
@@ -162,10 +162,21 @@ func ApplyRead(ctx context.Context, c *tmux.Client, memo Memo, p Pane, rep repor
 	if out.InOrder {
 		now := nowMillis()
 		var err error
-		if p, err = Commit(ctx, c, p, rec, now, map[string]string{OptUpdated: strconv.FormatInt(now, 10)}); err != nil {
+		if p, err = Commit(ctx, c, p, rec, now, reportExtra(p, rec, now)); err != nil {
 			return out, fmt.Errorf("write pane %s: %w", p.ID, err)
 		}
 	}
 	memo.Remember(p)
 	return out, nil
+}
+
+// reportExtra is what a report writes besides the record: when it was taken, and the mark of
+// the turn it ends, in the same guarded call, so a turn that starts and ends between two of
+// the watcher's looks still ends done.
+func reportExtra(p Pane, rec report.Record, now int64) map[string]string {
+	extra := map[string]string{OptUpdated: strconv.FormatInt(now, 10)}
+	if mark, ok := TurnEndMark(p.Options, rec, now); ok {
+		extra[OptTurnEnded] = mark
+	}
+	return extra
 }

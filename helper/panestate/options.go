@@ -2,6 +2,7 @@ package panestate
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/shellquote"
@@ -38,6 +39,11 @@ const (
 
 	OptDone = "@agent_done" // the agent (id) that finished a turn nobody has looked at yet
 
+	// OptTurnEnded marks a turn a report ended (working or blocked, then idle), for the watcher
+	// to see even when it never looked while the turn ran: "<agent> <state> <unix ms>", the
+	// state the turn ended from and when. The watcher takes it away once it has seen it.
+	OptTurnEnded = "@agent_turn_ended"
+
 	OptPrompt = "@agent_prompt" // what the blocked agent asks, compact JSON; gone when it leaves blocked
 
 	// OptHeld is "1" on a pane that holds, or has held, anything of taw's. The watcher reads the
@@ -59,6 +65,7 @@ var Options = []string{
 	OptRestored,
 	OptDone,
 	OptPrompt,
+	OptTurnEnded,
 }
 
 // RecordFromOptions reads the contract's record out of a pane's options.
@@ -127,4 +134,24 @@ func OptionsFromRecord(o map[string]string, r report.Record, nowMillis int64) ma
 		set(OptPrompt, "") // the dialog on record was this agent's, and is answered or gone
 	}
 	return n
+}
+
+// TurnEndMark is the OptTurnEnded a report writes when it moves the pane from old to next: the
+// same agent going from working or blocked to idle. ok false: the report ends no turn.
+func TurnEndMark(old map[string]string, next report.Record, nowMillis int64) (mark string, ok bool) {
+	agent, state := next.Effective()
+	from := old[OptState]
+	if agent == "" || agent != old[OptName] || state != report.StateIdle || (from != report.StateWorking && from != report.StateBlocked) {
+		return "", false
+	}
+	return agent + " " + from + " " + strconv.FormatInt(nowMillis, 10), true
+}
+
+// ParseTurnEnd reads an OptTurnEnded mark.
+func ParseTurnEnd(mark string) (agent, from string, ok bool) {
+	f := strings.Fields(mark)
+	if len(f) != 3 {
+		return "", "", false
+	}
+	return f[0], f[1], true
 }

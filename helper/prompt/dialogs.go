@@ -47,7 +47,9 @@ func claudeCommand(ctx []string) (string, string) {
 			continue
 		}
 		for _, l := range ctx[i+1:] {
-			if l != "" {
+			// Newer versions put a tip under the heading ("Tip: auto mode handles these
+			// prompts…"): the command is the first line that is not one.
+			if l != "" && !strings.HasPrefix(l, "Tip:") {
 				return m[1], l
 			}
 		}

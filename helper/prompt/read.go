@@ -198,7 +198,8 @@ func questionAbove(lines []string, at int) string {
 			continue
 		}
 		if questionRE().MatchString(l) {
-			return strings.TrimSpace(questionRE().ReplaceAllString(l, "?"))
+			// A trailing number stays: it is what tells two questions of one form apart.
+			return strings.TrimSpace(l)
 		}
 	}
 	return ""

@@ -43,6 +43,9 @@ func TestReadRealDialogs(t *testing.T) {
 	}{
 		{"claude", "claude/real_2.1.197_blocked_permission-bash.txt", KindPermission, "Do you want to proceed?", "Bash", "echo probe > probe.txt",
 			[]string{"Yes", "Yes, and always allow access to repo/ from this project", "No"}, 1},
+		// 2.1.197's capture with the tip newer versions draw under the heading.
+		{"claude", "claude/tip_blocked_permission-bash.txt", KindPermission, "Do you want to proceed?", "Bash", "echo probe > probe.txt",
+			[]string{"Yes", "Yes, and always allow access to repo/ from this project", "No"}, 1},
 		{"claude", "claude/real_2.1.197_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
 			[]string{"Option 1", "Option 2", "Type something.", "Chat about this"}, 1},
 		{"claude", "claude/real_2.1.197_blocked_trust.txt", KindTrust, "", "", "",
@@ -53,7 +56,7 @@ func TestReadRealDialogs(t *testing.T) {
 			[]string{"Yes", "No"}, 1},
 		{"codex", "codex/real_0.171.0_blocked_plan-approval.txt", KindPlanApproval, "Implement this plan?", "", "",
 			[]string{"Yes, implement this plan", "Yes, clear context and implement", "No, stay in Plan mode"}, 1},
-		{"codex", "codex/real_0.171.0_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
+		{"codex", "codex/real_0.171.0_blocked_question.txt", KindQuestion, "Which colour should the button be? 1", "", "",
 			[]string{"Option 1", "Option 2", "None of the above"}, 1},
 		{"gemini", "gemini/real_0.61.0_blocked_permission-shell.txt", KindPermission, "Allow execution of [Shell]?", "Shell", "echo probe > probe.txt",
 			[]string{"Allow once", "Allow for this session", "No, suggest changes"}, 1},
@@ -65,7 +68,7 @@ func TestReadRealDialogs(t *testing.T) {
 			[]string{"Accept", "Decline"}, 0},
 		{"opencode", "opencode/real_1.18.33_blocked_permission-shell.txt", KindPermission, "Permission required: Shell command", "Shell", "echo probe > probe.txt",
 			[]string{"Allow once", "Allow always", "Reject"}, 1},
-		{"opencode", "opencode/real_1.18.33_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", KindQuestion, "Which colour should the button be? 1", "", "",
 			[]string{"Option 1", "Option 2", "Type your own answer"}, 0},
 	}
 	for _, tt := range tests {

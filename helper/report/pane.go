@@ -93,7 +93,10 @@ type Report struct {
 	Agent   string
 	State   string  // report-agent only
 	Message *string // nil: not given
-	Seq     *uint64 // nil: not given
+	// MessageHint: Message does not replace one the same source left with the same state (a
+	// generic notification after the event that named the command).
+	MessageHint bool
+	Seq         *uint64 // nil: not given
 
 	SessionID    *string
 	SessionPath  *string
@@ -117,8 +120,9 @@ func Apply(r Record, rep Report) (Record, Outcome) {
 	switch rep.Verb {
 	case ReportAgent:
 		r = take(r, rep.Source, rep.Agent)
+		keep := rep.MessageHint && r.Message != "" && r.ReportedState == rep.State
 		r.ReportedState = rep.State
-		if rep.Message != nil {
+		if rep.Message != nil && !keep {
 			r.Message = *rep.Message
 		}
 		r = applySession(r, rep)

@@ -239,3 +239,23 @@ func TestEffectiveUnknownHolderShowsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestApplyMessageHintKeepsTheSpecificText(t *testing.T) {
+	seq := uint64(1)
+	msg := func(s string) *string { return &s }
+	r, _ := Apply(Record{}, Report{Verb: ReportAgent, Source: "s", Agent: "claude", State: StateBlocked, Message: msg("Allow Bash(make)?"), Seq: &seq})
+	seq++
+	hint := Report{Verb: ReportAgent, Source: "s", Agent: "claude", State: StateBlocked, Message: msg("Claude needs your permission to use Bash"), MessageHint: true, Seq: &seq}
+	if got, _ := Apply(r, hint); got.Message != "Allow Bash(make)?" {
+		t.Errorf("a hint replaced the specific message: %q", got.Message)
+	}
+	// From another state, or over no message, the hint is the best there is.
+	r.ReportedState = StateWorking
+	if got, _ := Apply(r, hint); got.Message != "Claude needs your permission to use Bash" {
+		t.Errorf("a hint after working: %q", got.Message)
+	}
+	r.ReportedState, r.Message = StateBlocked, ""
+	if got, _ := Apply(r, hint); got.Message != "Claude needs your permission to use Bash" {
+		t.Errorf("a hint over no message: %q", got.Message)
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/taw-tmux/taw/helper/hookreport"
+	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -24,37 +24,43 @@ type Facts struct {
 	// state: a rule that says nothing, or an agent without rules).
 	Classified bool
 	State      string
-	// IdleLooks counts the looks in a row, since the hook's last report was taken, whose screen
-	// showed the agent's own input prompt by an idle rule of its own (not the fallback: no
-	// spinner, no dialog, and the prompt itself), the first of them IdleFor milliseconds ago.
-	// ReportAge is the milliseconds since that report (@agent_updated), -1 when unknown.
-	IdleLooks  int
-	IdleFor    int64
-	ReportAge  int64
-	IdleReport string // the @agent_updated the looks were counted against
+	// ScreenLooks counts the looks in a row, since the hook's last report was taken, whose screen
+	// showed ScreenState by a rule of the agent's own (not the fallback), a state the catalogue
+	// lets replace the one the hook reported (agents.Agent.Corrections); the first of them was
+	// ScreenFor milliseconds ago. ReportAge is the milliseconds since that report
+	// (@agent_updated), -1 when unknown.
+	ScreenState  string
+	ScreenLooks  int
+	ScreenFor    int64
+	ReportAge    int64
+	ScreenReport string // the @agent_updated the looks were counted against
 }
 
-// The screen corrects a hook of taw's own once it has shown the agent at its prompt for this
-// many looks in a row over this long, at least this long after the hook's report: an agent
-// paints its spinner a moment after the hook that says it started, and a frame between two
-// tools may show the prompt for an instant.
+// The screen corrects a hook of taw's own once it has shown the other state for this many
+// looks in a row over this long, at least this long after the hook's report: an agent paints its
+// spinner a moment after the hook that says it started, and a frame between two tools may show
+// the prompt for an instant.
 const (
 	CorrectLooks     = 2
-	CorrectIdleFor   = 800
+	CorrectFor       = 800
 	CorrectAgeMillis = 1500
 )
 
 // screenCorrects says whether the screen clearly contradicts the hook that holds the pane: the
-// hook is taw's own integration for the agent on screen, it reported a state that agent's hooks
-// can leave stale (hookreport.MayGoStale), and the screen has shown the agent's own prompt for
-// CorrectLooks looks, long enough after the report. A report from any other source keeps the
-// pane as the contract says, whatever the screen shows.
+// hook is taw's own integration for the agent on screen, the catalogue says that agent's hooks
+// can leave the reported state standing and the screen's state may replace it
+// (agents.Agent.Corrections), and the screen has shown that state for CorrectLooks looks, long
+// enough after the report. A report from any other source keeps the pane as the contract says,
+// whatever the screen shows.
 func screenCorrects(rec report.Record, f Facts) bool {
 	agent, own := strings.CutPrefix(rec.Source, "integration:")
-	return own && agent == rec.Kind && rec.Kind == f.Agent &&
-		(rec.ReportedState == report.StateWorking || rec.ReportedState == report.StateBlocked) &&
-		hookreport.MayGoStale(agent, rec.ReportedState) &&
-		f.IdleLooks >= CorrectLooks && f.IdleFor >= CorrectIdleFor && f.ReportAge >= CorrectAgeMillis
+	if !own || agent != rec.Kind || rec.Kind != f.Agent || f.ScreenState == "" || f.ScreenState != f.State ||
+		f.ScreenState == rec.ReportedState {
+		return false
+	}
+	a, known := agents.Lookup(agent)
+	return known && a.ScreenCorrects(rec.ReportedState, f.ScreenState) &&
+		f.ScreenLooks >= CorrectLooks && f.ScreenFor >= CorrectFor && f.ReportAge >= CorrectAgeMillis
 }
 
 // Decision is what Decide wants written: the new record and @agent_restored.
@@ -76,7 +82,7 @@ type Decision struct {
 //     detected agent and its screen state are set; a hook holding the pane is left alone
 //     (report.Record.Effective decides between them, and a blocker on screen wins), except
 //     that the screen corrects taw's own hook when it clearly contradicts it (screenCorrects):
-//     the hook's state becomes idle and its message goes, until the hook reports again.
+//     the hook's state becomes the screen's and its message goes, until the hook reports again.
 func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis int64) Decision {
 	d := Decision{Record: rec, Restored: restored}
 	switch {
@@ -115,8 +121,8 @@ func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis i
 	}
 	d.Why = "a program runs in front of the shell"
 	if screenCorrects(d.Record, f) {
-		d.Why = fmt.Sprintf("the screen has shown %s at its prompt for %d looks: the hook's %s is corrected to idle", f.Agent, f.IdleLooks, d.Record.ReportedState)
-		d.Record.ReportedState, d.Record.Message = report.StateIdle, ""
+		d.Why = fmt.Sprintf("the screen has shown %s %s for %d looks: the hook's %s is corrected to %s", f.Agent, f.ScreenState, f.ScreenLooks, d.Record.ReportedState, f.ScreenState)
+		d.Record.ReportedState, d.Record.Message = f.ScreenState, ""
 	}
 	return d
 }

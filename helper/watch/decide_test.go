@@ -19,11 +19,16 @@ func TestDecide(t *testing.T) {
 	own := report.Record{Source: "integration:claude", Kind: "claude", ReportedState: "working", Detected: "claude", DetectedState: "idle"}
 	ownBlocked := own
 	ownBlocked.ReportedState, ownBlocked.Message = "blocked", "Allow Bash(rm -rf build)?"
-	prompt := Facts{Known: true, Agent: "claude", Classified: true, State: "idle", IdleLooks: 2, IdleFor: 1000, ReportAge: 5000}
+	prompt := Facts{Known: true, Agent: "claude", Classified: true, State: "idle", ScreenState: "idle", ScreenLooks: 2, ScreenFor: 1000, ReportAge: 5000}
 	with := func(f Facts, change func(*Facts)) Facts { change(&f); return f }
 	custom := own
 	custom.Source = "my-claude-wrapper"
 	opencode := report.Record{Source: "integration:opencode", Kind: "opencode", ReportedState: "working", Detected: "opencode", DetectedState: "idle"}
+	piIdle := report.Record{Source: "integration:pi", Kind: "pi", ReportedState: "idle", Detected: "pi", DetectedState: "working"}
+	ownIdle := own
+	ownIdle.ReportedState = "idle"
+	gemini := report.Record{Source: "integration:gemini", Kind: "gemini", ReportedState: "working", Detected: "gemini", DetectedState: "idle"}
+	copilot := report.Record{Source: "integration:copilot", Kind: "copilot", ReportedState: "blocked", Detected: "copilot", DetectedState: "idle"}
 	tests := []struct {
 		name      string
 		rec       report.Record
@@ -63,9 +68,9 @@ func TestDecide(t *testing.T) {
 			wantAgent: "claude", wantState: "idle"},
 		{name: "the prompt for two looks corrects taw's own hook's blocked", rec: ownBlocked, f: prompt,
 			wantAgent: "claude", wantState: "idle"},
-		{name: "one look is not enough", rec: own, f: with(prompt, func(f *Facts) { f.IdleLooks = 1 }),
+		{name: "one look is not enough", rec: own, f: with(prompt, func(f *Facts) { f.ScreenLooks = 1 }),
 			wantAgent: "claude", wantState: "working"},
-		{name: "two looks in an instant are not enough", rec: own, f: with(prompt, func(f *Facts) { f.IdleFor = 100 }),
+		{name: "two looks in an instant are not enough", rec: own, f: with(prompt, func(f *Facts) { f.ScreenFor = 100 }),
 			wantAgent: "claude", wantState: "working"},
 		{name: "a report just taken is not corrected", rec: own, f: with(prompt, func(f *Facts) { f.ReportAge = 400 }),
 			wantAgent: "claude", wantState: "working"},
@@ -75,6 +80,24 @@ func TestDecide(t *testing.T) {
 			wantAgent: "opencode", wantState: "working"},
 		{name: "another agent on screen does not correct the hook", rec: own, f: with(prompt, func(f *Facts) { f.Agent = "codex" }),
 			wantAgent: "claude", wantState: "working"},
+		{name: "a spinner after an allowed permission corrects blocked to working", rec: ownBlocked,
+			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState = "working", "working" }),
+			wantAgent: "claude", wantState: "working"},
+		{name: "the screen never corrects working to blocked", rec: own,
+			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState = "blocked", "blocked" }),
+			wantAgent: "claude", wantState: "blocked"},
+		{name: "pi's retry line corrects its hook's idle to working", rec: piIdle,
+			f:         with(prompt, func(f *Facts) { f.Agent, f.State, f.ScreenState = "pi", "working", "working" }),
+			wantAgent: "pi", wantState: "working"},
+		{name: "claude's idle is never corrected to working", rec: ownIdle,
+			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState = "working", "working" }),
+			wantAgent: "claude", wantState: "idle"},
+		{name: "gemini's working is not corrected: its hooks end every turn", rec: gemini,
+			f:         with(prompt, func(f *Facts) { f.Agent = "gemini" }),
+			wantAgent: "gemini", wantState: "working"},
+		{name: "copilot's prompt corrects its blocked", rec: copilot,
+			f:         with(prompt, func(f *Facts) { f.Agent = "copilot" }),
+			wantAgent: "copilot", wantState: "idle"},
 		{name: "a blocker on screen still wins over taw's own hook", rec: own, f: with(prompt, func(f *Facts) { f.State = "blocked" }),
 			wantAgent: "claude", wantState: "blocked"},
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // Defaults of the watcher's settings.
@@ -88,7 +89,11 @@ type paneMemo struct {
 	dialogPrint contentPrint
 	dialogSec   int64
 
-	idle idleEvidence // the screen contradicting a hook, see countIdle
+	screen screenEvidence // the screen contradicting a hook, see countScreen
+
+	// setup: the last screen read blocked showed a start-up dialog (trust, sign-in): answering
+	// it ends no turn.
+	setup bool
 }
 
 // New makes a watcher.
@@ -145,6 +150,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 
 	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: l.data.clients, Now: l.now}
 	look.Transitions = w.transitions(panes, l.now)
+	l.st.TmuxCalls += w.takeTurnEnds(ctx, panes)
 	w.forget(panes)
 	w.marks.Sweep()
 	w.looks++
@@ -259,6 +265,9 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 		m.fingerprint = fingerprint(p)
 		m.capturedSec = l.now.Unix()
 		m.lines = lines
+		if m.verdict.State == report.StateBlocked {
+			m.setup = m.verdict.Setup
+		}
 		l.facts[i].Classified, l.facts[i].State = true, m.verdict.State
 	}
 	for i, p := range l.data.panes {
@@ -268,22 +277,23 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 		}
 	}
 	for i, p := range l.data.panes {
-		countIdle(p, w.memo[p.ID], &l.facts[i], l.now)
+		countScreen(p, w.memo[p.ID], &l.facts[i], l.now)
 	}
 }
 
 // decidePanes decides each pane's record from its facts, and reads the dialogs of the agents the
-// decision leaves blocked with none on record.
+// decision leaves blocked with none on record, a hook's words only, or a screen that changed:
+// the record follows the screen while the agent is blocked.
 func (w *Watcher) decidePanes(ctx context.Context, l *lookPass) {
 	nowMs := l.now.UnixMilli()
 	w.decisions = resized(w.decisions, len(l.data.panes))
 	l.decisions = w.decisions
 	l.due = make([]bool, len(l.data.panes))
-	var blocked []int // panes the decision leaves blocked with no dialog on record
+	var blocked []int
 	for i, p := range l.data.panes {
 		var asks bool
 		l.decisions[i], l.due[i], asks = w.wants(p, l.facts[i], nowMs)
-		if asks {
+		if _, captured := l.screens[p.ID]; asks || (captured && blockedAgent(l.decisions[i].Record)) {
 			blocked = append(blocked, i)
 		}
 	}
@@ -543,9 +553,27 @@ func (w *Watcher) wants(p panestate.Pane, f Facts, nowMs int64) (d Decision, cha
 	return d, len(panestate.WriteCmds(p.ID, p.Options, next)) > 0, asksDialog(next)
 }
 
-// asksDialog says whether a pane's options hold a blocked agent with no dialog on record.
+// asksDialog says whether a pane's options hold a blocked agent with no dialog on record, or
+// only the words of its hook (no options: made before the dialog was drawn).
 func asksDialog(o map[string]string) bool {
-	return o[panestate.OptState] == report.StateBlocked && o[panestate.OptName] != "" && o[panestate.OptPrompt] == ""
+	if o[panestate.OptState] != report.StateBlocked || o[panestate.OptName] == "" {
+		return false
+	}
+	q := prompt.Decode(o[panestate.OptPrompt])
+	return q == nil || len(q.Options) == 0
+}
+
+// blockedAgent says whether the record shows an agent blocked.
+func blockedAgent(r report.Record) bool {
+	agent, state := r.Effective()
+	return agent != "" && state == report.StateBlocked
+}
+
+// dialogToRecord says whether q, read off the screen of a pane whose options will be o, goes
+// on record: the agent is blocked and the record says something else.
+func dialogToRecord(o map[string]string, q *prompt.Prompt) bool {
+	return q != nil && o[panestate.OptState] == report.StateBlocked && o[panestate.OptName] != "" &&
+		o[panestate.OptPrompt] != q.Encode()
 }
 
 // dialogs reads the dialogs of the blocked panes (indexes into panes) off their screens, so
@@ -621,12 +649,12 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 				return nil, 1, nil // something started: the next look sees it
 			}
 		}
-		f = idleStill(fresh, f)
+		f = screenStill(fresh, f)
 		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
-	if dialog != nil && asksDialog(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs)) {
-		// Recorded once, like the read verbs do: an answer is checked against the dialog first read.
+	if dialogToRecord(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs), dialog) {
+		// The dialog on screen is what an answer acts on: the record follows it.
 		extra[panestate.OptPrompt] = dialog.Encode()
 	}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
@@ -661,14 +689,18 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 	for _, p := range panes {
 		cur[p.ID] = p
 	}
+	first := w.prev == nil
 	defer func() { w.prev = cur }()
-	if w.prev == nil {
-		return nil
-	}
 	var out []Transition
 	for _, p := range panes {
 		old, seen := w.prev[p.ID]
-		if seen && old.Agent() == p.Agent() && old.State() == p.State() {
+		if first || (seen && old.Agent() == p.Agent() && old.State() == p.State()) {
+			// A turn a report ended before the first look, or between two looks that saw idle
+			// both times.
+			if agent, from, ok := panestate.ParseTurnEnd(p.Options[panestate.OptTurnEnded]); ok &&
+				agent == p.Agent() && p.State() == report.StateIdle {
+				out = append(out, Transition{PaneID: p.ID, FromAgent: agent, FromState: from, ToAgent: agent, ToState: p.State(), Pane: p, At: now})
+			}
 			continue
 		}
 		if !seen && p.Agent() == "" {
@@ -677,6 +709,9 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 		t := Transition{PaneID: p.ID, ToAgent: p.Agent(), ToState: p.State(), Pane: p, At: now}
 		if seen {
 			t.FromAgent, t.FromState = old.Agent(), old.State()
+			m := w.memo[p.ID]
+			t.FromSetup = m != nil && m.setup && old.State() == report.StateBlocked &&
+				old.Record().ReportedState != report.StateBlocked
 		}
 		out = append(out, t)
 	}
@@ -686,6 +721,35 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 		}
 	}
 	return out
+}
+
+// takeTurnEnds takes away the turn-end marks this look has seen (panestate.OptTurnEnded), each
+// only while it is the one seen: a report that ended another turn since keeps its own. One
+// call for all of them.
+func (w *Watcher) takeTurnEnds(ctx context.Context, panes []panestate.Pane) int {
+	var cmds []tmux.Cmd
+	for i, p := range panes {
+		mark := p.Options[panestate.OptTurnEnded]
+		if mark == "" {
+			continue
+		}
+		guard := "#{==:#{" + panestate.OptTurnEnded + "}," + tmuxfmt.Operand(mark) + "}"
+		unset := "set-option -p -u -t " + tmuxfmt.Word(p.ID) + " " + panestate.OptTurnEnded
+		cmds = append(cmds, tmux.Cmd{"if-shell", "-F", "-t", p.ID, guard, unset})
+		o := make(map[string]string, len(p.Options))
+		for k, v := range p.Options {
+			o[k] = v
+		}
+		delete(o, panestate.OptTurnEnded)
+		panes[i].Options = o
+	}
+	if len(cmds) == 0 {
+		return 0
+	}
+	if _, err := w.cfg.Client.Run(ctx, cmds...); err != nil {
+		w.logf("take turn-end marks: %v", err)
+	}
+	return 1
 }
 
 // forget drops what the watcher kept of panes that closed, and their lock files. Pane ids are

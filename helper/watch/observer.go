@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
@@ -17,8 +18,18 @@ type Transition struct {
 	ToAgent   string
 	ToState   string
 	Gone      bool
+	// FromSetup: the blocked it left was a start-up dialog on screen (trust, sign-in), not a
+	// question of a turn.
+	FromSetup bool
 	Pane      panestate.Pane // as read in this look (the last known pane when Gone)
 	At        time.Time
+}
+
+// EndsTurn says whether the move is the end of a turn: the same agent going from working or
+// blocked to idle, unless what it left was a start-up dialog answered.
+func (t Transition) EndsTurn() bool {
+	return !t.Gone && !t.FromSetup && t.FromAgent != "" && t.FromAgent == t.ToAgent && t.ToState == report.StateIdle &&
+		(t.FromState == report.StateWorking || t.FromState == report.StateBlocked)
 }
 
 // Client is one attached tmux client, as the watcher read it in the same call as the panes.
