@@ -123,3 +123,6 @@ func OrList(words []string) string {
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
+
+// ValidUntil says whether a state can end a wait.
+func ValidUntil(s string) bool { return attention.ValidState(s) }
