@@ -44,6 +44,7 @@ func newAgentCommand(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
 			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
 			jsonFlag()),
+		agentSendVerb(f),
 	)
 }
 
