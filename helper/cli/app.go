@@ -76,6 +76,8 @@ func NewApp(f *Factory) *cli.App {
 			newWorkspaceCommand(f),
 			newTabCommand(f),
 			newWorktreeCommand(f),
+			eventsVerb(f),
+			mcpVerb(f),
 			newIntegrationCommand(f),
 			newAgentCommand(f),
 			verb("popup", "[--open] [--client <name>]", "the agents popup: every agent, most urgent first; Enter goes to it",
