@@ -38,6 +38,16 @@ func Diff(before, after Snapshot, at time.Time) []Event {
 			out = append(out, paneEvent(EventPaneCreated, p, at))
 		}
 		if p.Agent() == was.Agent() && p.State() == was.State() {
+			// A blocked agent whose dialog changed (or was first recorded) is blocked anew.
+			if q := p.Options[panestate.OptPrompt]; had && p.State() == report.StateBlocked && q != "" && q != was.Options[panestate.OptPrompt] {
+				e := paneEvent(config.EventBlocked, p, at)
+				e.FromAgent, e.FromState, e.Source, e.Message = was.Agent(), was.State(), p.Record().Source, p.Record().Message
+				if e.Source == "" {
+					e.Source = SourceScreen
+				}
+				e.Prompt = prompt.Decode(q)
+				out = append(out, e)
+			}
 			continue
 		}
 		t := watch.Transition{PaneID: id, FromAgent: was.Agent(), FromState: was.State(), ToAgent: p.Agent(), ToState: p.State(), Pane: p, At: at}

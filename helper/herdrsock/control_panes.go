@@ -85,9 +85,10 @@ func (h *Handler) paneSplit(ctx context.Context, peer Peer, params json.RawMessa
 	if err != nil {
 		return nil, asError(err)
 	}
-	info, e := h.paneInfo(ctx, made)
+	info, e := h.paneInfo(ctx, made.PaneID)
 	if e != nil {
-		return nil, e
+		// A command that ended at once took its pane with it: the split still happened.
+		info = paneInfo{PaneID: made.PaneID, WorkspaceID: made.SessionID, TabID: made.WindowID, AgentStatus: "unknown"}
 	}
 	return paneResult{Type: "pane_info", Pane: info}, nil
 }

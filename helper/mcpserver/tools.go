@@ -269,7 +269,7 @@ func (t *tools) paneSplit(ctx context.Context, _ *mcp.CallToolRequest, in splitI
 	if err != nil {
 		return nil, paneOutput{}, failure(err)
 	}
-	return nil, paneOutput{PaneID: made}, nil
+	return nil, paneOutput{PaneID: made.PaneID}, nil
 }
 
 func (t *tools) paneRun(ctx context.Context, _ *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, paneOutput, error) {

@@ -30,34 +30,37 @@ type SplitOptions struct {
 	Focus     bool
 }
 
-// Split splits a pane and returns the new pane's id. An argv is started as it is: tmux runs a
+// Split splits a pane and returns the new pane with its window and session. An argv is started as it is: tmux runs a
 // single word through the shell, so such a command goes through env(1), which runs it as one
 // program.
-func (c *Ctl) Split(ctx context.Context, o SplitOptions) (string, error) {
-	cmd := tmux.Cmd{"split-window", "-P", "-F", "#{pane_id}", "-t", o.Pane}
+func (c *Ctl) Split(ctx context.Context, o SplitOptions) (Created, error) {
+	cmd := tmux.Cmd{"split-window", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-t", o.Pane}
 	switch o.Direction {
 	case "right":
 		cmd = append(cmd, "-h")
 	case "down":
 		cmd = append(cmd, "-v")
 	default:
-		return "", errorf(CodeInvalidArgument, "invalid direction %q (expected right or down)", o.Direction)
+		return Created{}, errorf(CodeInvalidArgument, "invalid direction %q (expected right or down)", o.Direction)
 	}
 	if !o.Focus {
 		cmd = append(cmd, "-d")
 	}
 	if o.Ratio != 0 {
 		if math.IsNaN(o.Ratio) || o.Ratio <= 0 || o.Ratio >= 1 {
-			return "", errorf(CodeInvalidArgument, "invalid ratio %v (expected a number between 0 and 1, the new pane's share)", o.Ratio)
+			return Created{}, errorf(CodeInvalidArgument, "invalid ratio %v (expected a number between 0 and 1, the new pane's share)", o.Ratio)
 		}
 		cmd = append(cmd, "-l", strconv.Itoa(max(1, int(math.Round(o.Ratio*100))))+"%")
 	}
 	args, err := spawnArgs(o.Cwd, o.Env, o.Argv)
 	if err != nil {
-		return "", err
+		return Created{}, err
 	}
-	cmd = append(cmd, args...)
-	return c.Tmux.Output(ctx, cmd...)
+	out, err := c.Tmux.Output(ctx, append(cmd, args...)...)
+	if err != nil {
+		return Created{}, err
+	}
+	return parseCreated(out), nil
 }
 
 // spawnArgs are the -c, -e and command words of a command that starts a process.
