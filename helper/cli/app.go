@@ -76,6 +76,7 @@ func NewApp(f *Factory) *cli.App {
 			newWorkspaceCommand(f),
 			newTabCommand(f),
 			newWorktreeCommand(f),
+			newNotificationCommand(f),
 			eventsVerb(f),
 			mcpVerb(f),
 			newIntegrationCommand(f),

@@ -177,3 +177,24 @@ func splitWords(s string) []string {
 	}
 	return out
 }
+
+const (
+	flagBody  = "body"
+	flagSound = "sound"
+)
+
+// newNotificationCommand is herdr's notification show: a program's notice on taw's channels.
+func newNotificationCommand(f *Factory) *cli.Command {
+	return group("notification", "herdr's notices, sent on the channels [notify] enables",
+		verb("show", "<title> [--body <text>] [--sound {none|done|request}]", "send a notice (the bell and the sound command only with a sound)",
+			oneArgOnly("notification show takes one title: taw notification show <title> [--body <text>]", func(c *cli.Context, title string) error {
+				params := map[string]any{"title": title, "sound": c.String(flagSound)}
+				if c.IsSet(flagBody) {
+					params["body"] = c.String(flagBody)
+				}
+				return f.herdrPrint(c.Context, "notification.show", params)
+			}),
+			&cli.StringFlag{Name: flagBody, Usage: "the notice's `<text>` under its title"},
+			&cli.StringFlag{Name: flagSound, Usage: "`<sound>`: none (the default), done or request"}),
+	)
+}

@@ -24,7 +24,7 @@ type method func(h *Handler, ctx context.Context, peer Peer, params json.RawMess
 var waits = map[string]bool{
 	"pane.wait_for_output": true, "agent.wait": true, "agent.prompt": true, "agent.send": true,
 	"agent.start": true, "agent.answer": true, "events.wait": true, "events.subscribe": true,
-	"worktree.create": true, "worktree.remove": true,
+	"worktree.create": true, "worktree.remove": true, "notification.show": true,
 }
 
 // IsWait says whether a method may run past one call's patience.

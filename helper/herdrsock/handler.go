@@ -59,7 +59,6 @@ var notServed = map[string]bool{
 	"popup.close":   true,
 	"layout.export": true, "layout.apply": true, "layout.set_split_ratio": true,
 	"agent.explain": true, "agent.rename": true, "agent.view.set": true, "agent.view.clear": true,
-	"notification.show":   true,
 	"integration.install": true, "integration.uninstall": true,
 	"plugin.link": true, "plugin.list": true, "plugin.unlink": true, "plugin.enable": true, "plugin.disable": true,
 	"plugin.action.list": true, "plugin.action.invoke": true, "plugin.log.list": true,
@@ -78,6 +77,8 @@ func controlMethod(name string) method {
 		return (*Handler).eventsSubscribe
 	case "events.wait":
 		return (*Handler).eventsWait
+	case "notification.show":
+		return (*Handler).notificationShow
 	}
 	return nil
 }

@@ -52,3 +52,12 @@ func TestEveryMethodInTheDocsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestServedOrNot checks that no method is both served and refused.
+func TestServedOrNot(t *testing.T) {
+	for name := range notServed {
+		if controlMethod(name) != nil || displayOnly[name] {
+			t.Errorf("%s is served and listed as not served", name)
+		}
+	}
+}
