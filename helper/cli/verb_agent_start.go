@@ -40,9 +40,14 @@ func agentStartFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 		&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
 		timeoutFlag("with --wait: give up after `<duration>` (default 60s)"),
+		&cli.StringFlag{Name: flagKind, Usage: "herdr's form: the agent `<agent>` to start, the argument being the name herdr gives it (taw keeps none)"},
 		jsonFlag(),
 	}
 }
+
+// flagKind is herdr's agent start --kind: with it, the positional argument is herdr's name for
+// the agent, which taw does not keep, and the agent is the kind.
+const flagKind = "kind"
 
 func (f *Factory) agentStart(c *cli.Context) error {
 	opts, err := parseAgentStart(f, c)
@@ -57,7 +62,11 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 	if len(positional) != 1 {
 		return nil, UsageErrorf("agent start takes one agent: taw agent start <agent> [-- ARGS...]")
 	}
-	a, err := agentctl.Lookup(positional[0])
+	name := positional[0]
+	if c.IsSet(flagKind) {
+		name = c.String(flagKind)
+	}
+	a, err := agentctl.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
