@@ -24,7 +24,14 @@ type WaitOptions struct {
 	Until   []string      // states that end the wait; empty: DefaultUntil
 	Timeout time.Duration // < 0: wait for ever
 	Changed bool          // only a state reached after the wait started counts
+	// Settle, with Changed: a state asked for counts once this long has passed with no change
+	// seen, since a turn shorter than one of the watcher's looks leaves none to see.
+	Settle time.Duration
 }
+
+// PromptSettle is how long a wait after a prompt waits to see the turn before it takes an idle
+// agent's turn as over (herdr, too, wants a change within five seconds of a prompt).
+const PromptSettle = 5 * time.Second
 
 // key is what a transition of the agent changes: its own state and when that last moved (so a
 // turn that went and came back between two reads still counts). done coming or going is not a
@@ -63,9 +70,10 @@ func (c *Ctl) WaitPane(ctx context.Context, p panestate.Pane, opts WaitOptions) 
 		until = DefaultUntil
 	}
 	paneID, agent := p.ID, p.Agent()
-	start := keyOf(p)
+	start, began := keyOf(p), time.Now()
 	done := func(p panestate.Pane) bool {
-		return UntilMatches(until, attention.Shown(p)) && (!opts.Changed || keyOf(p) != start)
+		settled := opts.Settle > 0 && time.Since(began) >= opts.Settle
+		return UntilMatches(until, attention.Shown(p)) && (!opts.Changed || keyOf(p) != start || settled)
 	}
 	if done(p) {
 		return p, nil

@@ -48,7 +48,7 @@ func (f *Factory) agentPrompt(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		w.Changed = true
+		w.Changed, w.Settle = true, agentctl.PromptSettle
 		opts.Wait = w
 	}
 	return agentPromptRun(c.Context, f, opts)

@@ -106,7 +106,7 @@ func (h *Handler) agentPrompt(ctx context.Context, peer Peer, params json.RawMes
 		if e != nil {
 			return nil, e
 		}
-		wait = &agentctl.WaitOptions{Until: p.Wait.Until, Timeout: timeout, Changed: true}
+		wait = &agentctl.WaitOptions{Until: p.Wait.Until, Timeout: timeout, Changed: true, Settle: agentctl.PromptSettle}
 	}
 	res, err := c.Prompt(ctx, pane.ID, *p.Text)
 	if err != nil {

@@ -229,7 +229,7 @@ func (t *tools) agentPrompt(ctx context.Context, _ *mcp.CallToolRequest, in prom
 	}
 	out := promptOutput{Sent: true}
 	if in.Wait {
-		p, err := t.agents.WaitPane(ctx, res.Pane, agentctl.WaitOptions{Until: in.Until, Timeout: d, Changed: true})
+		p, err := t.agents.WaitPane(ctx, res.Pane, agentctl.WaitOptions{Until: in.Until, Timeout: d, Changed: true, Settle: agentctl.PromptSettle})
 		if err != nil {
 			return nil, out, failure(err)
 		}
