@@ -2,83 +2,32 @@ package cli
 
 import (
 	"context"
-	"strconv"
 
+	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
-	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
-// captureScreen is the pane's visible screen as plain text, with the last history lines over
-// it when history > 0. capture-pane -p prints no escape sequences.
+// agentCtl acts on this server's agents for one call; %calling is the pane taw runs in.
+func (f *Factory) agentCtl() *agentctl.Ctl {
+	return &agentctl.Ctl{Tmux: f.Tmux(), LockDir: f.LockDir(), CallerPane: f.Getenv("TMUX_PANE"), Getenv: f.Getenv}
+}
+
+// captureScreen is the pane's visible screen as plain text (see agentctl.Capture).
 func captureScreen(ctx context.Context, c *tmux.Client, paneID string, history int) (string, error) {
-	args := []string{"capture-pane", "-p", "-t", paneID}
-	if history > 0 {
-		args = append(args, "-S", "-"+strconv.Itoa(history))
-	}
-	return c.Output(ctx, args...)
+	return agentctl.Capture(ctx, c, paneID, history)
 }
 
-// livePrompt is the dialog on the agent's screen now, nil when none is.
-func livePrompt(ctx context.Context, f *Factory, p panestate.Pane) (*prompt.Prompt, error) {
-	screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
-	if err != nil {
-		return nil, err
-	}
-	return withHookMessage(prompt.Read(p.Agent(), screen), p), nil
-}
+// screenLines are the screen's lines without the blank ones under the last text.
+func screenLines(screen string, n int) []string { return agentctl.Lines(screen, n) }
 
-// withHookMessage adds what the agent's own hook said it is blocked on.
-func withHookMessage(q *prompt.Prompt, p panestate.Pane) *prompt.Prompt {
-	return prompt.WithHook(q, p.HookMessage())
-}
-
-// recordedPrompt is the dialog taw has on record for a blocked agent. With none recorded yet,
-// or only its hook's words (no options: a hook that fired before the dialog was drawn), it reads
-// the screen and records what it finds, so what people were shown is what an answer is checked
-// against.
+// recordedPrompt is the dialog taw has on record for a blocked agent (see agentctl).
 func recordedPrompt(ctx context.Context, f *Factory, p panestate.Pane) (*prompt.Prompt, error) {
-	if p.State() != report.StateBlocked {
-		return nil, nil
-	}
-	had := prompt.Decode(p.Options[panestate.OptPrompt])
-	if had != nil && len(had.Options) > 0 {
-		return had, nil
-	}
-	q, err := livePrompt(ctx, f, p)
-	if err != nil || q == nil {
-		return had, err
-	}
-	if had != nil && had.Encode() == q.Encode() {
-		return had, nil
-	}
-	return q, recordPrompt(ctx, f, p.ID, q)
-}
-
-// recordPrompt keeps q on the pane; nil takes the record off.
-func recordPrompt(ctx context.Context, f *Factory, paneID string, q *prompt.Prompt) error {
-	cmd := tmux.Cmd{"set-option", "-p", "-t", paneID, panestate.OptPrompt, q.Encode()}
-	if q == nil {
-		cmd = tmux.Cmd{"set-option", "-p", "-u", "-t", paneID, panestate.OptPrompt}
-	}
-	_, err := f.Tmux().Run(ctx, cmd)
-	return err
+	return f.agentCtl().RecordedPrompt(ctx, p)
 }
 
 // withPrompt fills in the record of a blocked pane that has none yet, for the read verbs.
-// A screen that cannot be read leaves the pane as it was: the read verbs still answer.
 func withPrompt(ctx context.Context, f *Factory, p panestate.Pane) panestate.Pane {
-	if had := prompt.Decode(p.Options[panestate.OptPrompt]); p.State() != report.StateBlocked || (had != nil && len(had.Options) > 0) {
-		return p
-	}
-	if q, err := recordedPrompt(ctx, f, p); err == nil && q != nil {
-		o := make(map[string]string, len(p.Options))
-		for k, v := range p.Options {
-			o[k] = v
-		}
-		o[panestate.OptPrompt] = q.Encode()
-		p.Options = o
-	}
-	return p
+	return f.agentCtl().WithPrompt(ctx, p)
 }

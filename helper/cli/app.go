@@ -94,6 +94,13 @@ func NewApp(f *Factory) *cli.App {
 		},
 		Commands: []*cli.Command{
 			newPaneCommand(f),
+			newWaitCommand(f),
+			newWorkspaceCommand(f),
+			newTabCommand(f),
+			newWorktreeCommand(f),
+			newNotificationCommand(f),
+			eventsVerb(f),
+			mcpVerb(f),
 			newIntegrationCommand(f),
 			newAgentCommand(f),
 			verb("popup", "[--open] [--client <name>]", "the agents popup: every agent, most urgent first; Enter goes to it",
@@ -281,7 +288,7 @@ func (f *Factory) version(*cli.Context) error {
 }
 
 func newPaneCommand(f *Factory) *cli.Command {
-	return group("pane", "report and read one pane's agent",
+	pane := group("pane", "report and read one pane's agent; split, type into, read and close panes",
 		reportVerb(f, report.ReportAgent, "report-agent", "<pane> --source <name> --agent <name> --state {idle|working|blocked|unknown} [--seq <n>] [--message <text>] [--agent-session-id <id>] [--agent-session-path <path>] [-- <resume command>...]",
 			"report an agent's state (and optionally its session and resume command)"),
 		reportVerb(f, report.ReportSession, "report-agent-session", "<pane> --source <name> --agent <name> [--seq <n>] [--agent-session-id <id>] [--agent-session-path <path>] [--session-start-source <why>] [-- <resume command>...]",
@@ -295,6 +302,8 @@ func newPaneCommand(f *Factory) *cli.Command {
 		verb("list", "[--session <name>] [--json]", "list every pane of the server and its agent (JSON when piped or with --json)",
 			f.paneList, &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
 	)
+	pane.Subcommands = append(pane.Subcommands, paneControlVerbs(f)...)
+	return pane
 }
 
 // writeJSONLine prints v as one line of JSON.

@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	// attention's observer keeps done and the rollups current in the watcher process.
-	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/popup"
 	"github.com/urfave/cli/v2"
@@ -14,10 +12,10 @@ import (
 
 // Error codes of the agent verbs.
 const (
-	CodeAgentNotFound        = "agent_not_found"
-	CodeAgentTargetAmbiguous = "agent_target_ambiguous"
-	CodeAgentNotRunning      = "agent_not_running"
-	CodeTimeout              = "timeout"
+	CodeAgentNotFound        = agentctl.CodeAgentNotFound
+	CodeAgentTargetAmbiguous = agentctl.CodeAgentTargetAmbiguous
+	CodeAgentNotRunning      = agentctl.CodeAgentNotRunning
+	CodeTimeout              = agentctl.CodeTimeout
 )
 
 func newAgentCommand(f *Factory) *cli.Command {
@@ -46,6 +44,7 @@ func newAgentCommand(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: flagNo, Usage: "pick the option that says no (No, Reject, Deny)"},
 			&cli.StringFlag{Name: flagText, Usage: "type `<text>` into the option that takes a typed answer"},
 			jsonFlag()),
+		agentSendVerb(f),
 	)
 }
 
@@ -111,59 +110,21 @@ func agentGetRun(ctx context.Context, f *Factory, opts *agentGetOptions) error {
 	return writeJSONLine(f.IO.Out, newPaneView(p))
 }
 
-// resolveAgent finds the pane of a target: the name of an agent (its id, an alias or the name
-// people see) that runs in exactly one pane, or else a pane (%N, %calling, session:window.pane,
-// a session's name) that runs an agent.
+// resolveAgent finds the pane of a target: the name of an agent that runs in exactly one pane,
+// or else a pane that runs an agent (see agentctl.Resolve).
 func resolveAgent(ctx context.Context, f *Factory, target string) (panestate.Pane, error) {
-	if target == "" {
-		return panestate.Pane{}, UsageErrorf("missing target: name a pane (%%N, %s, session:window.pane) or an agent", CallingPane)
-	}
-	c := f.Tmux()
-	if !strings.HasPrefix(target, "%") {
-		panes, err := panestate.List(ctx, c)
-		if err != nil {
-			return panestate.Pane{}, err
-		}
-		matches := agentsNamed(agentPanes(panes), target)
-		switch {
-		case len(matches) == 1:
-			return matches[0], nil
-		case len(matches) > 1:
-			ids := make([]string, len(matches))
-			for i, p := range matches {
-				ids[i] = p.ID + " (" + p.Target() + ")"
-			}
-			return panestate.Pane{}, Errorf(CodeAgentTargetAmbiguous, "%d panes run %s: %s; name the pane instead", len(matches), target, strings.Join(ids, ", "))
-		}
-	}
-	id, err := f.ResolvePane(ctx, target)
-	if err != nil {
-		if e := AsError(err); e.Exit == ExitUsage || e.Code == CodeServerNotRunning || e.Code == CodeInvalidArgument {
-			return panestate.Pane{}, err
-		}
-		return panestate.Pane{}, Errorf(CodeAgentNotFound, "no agent %q: no pane or agent goes by that name (run 'taw agent list')", target)
-	}
-	p, err := panestate.Read(ctx, c, id)
-	if err != nil {
-		if AsError(err).Code == CodePaneNotFound {
-			return panestate.Pane{}, Errorf(CodeAgentNotFound, "no agent %q: there is no pane %s (run 'taw agent list')", target, id)
-		}
+	if err := needTarget(target); err != nil {
 		return panestate.Pane{}, err
 	}
-	if p.Agent() == "" {
-		return panestate.Pane{}, Errorf(CodeAgentNotFound, "pane %s (%s) runs no agent taw knows of (run 'taw agent list')", p.ID, p.Target())
-	}
-	return p, nil
+	return f.agentCtl().Resolve(ctx, target)
 }
 
-// agentsNamed are the panes whose agent goes by name (see panestate.AgentsNamed).
-func agentsNamed(panes []panestate.Pane, name string) []panestate.Pane {
-	return panestate.AgentsNamed(panes, name)
+// needTarget refuses a call that names no agent.
+func needTarget(target string) error {
+	if target == "" {
+		return UsageErrorf("missing target: name a pane (%%N, %s, session:window.pane) or an agent", CallingPane)
+	}
+	return nil
 }
 
-func shownOrNone(p panestate.Pane) string {
-	if s := attention.Shown(p); s != "" {
-		return s
-	}
-	return "none"
-}
+func shownOrNone(p panestate.Pane) string { return agentctl.ShownOrNone(p) }

@@ -3,15 +3,9 @@ package cli
 import (
 	"context"
 	"strconv"
-	"strings"
-	"sync"
-	"time"
 
-	"github.com/taw-tmux/taw/helper/ctrl"
+	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/panestate"
-	"github.com/taw-tmux/taw/helper/prompt"
-	"github.com/taw-tmux/taw/helper/report"
-	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,35 +16,8 @@ const (
 	flagText   = "text"
 )
 
-// answerSettle is how long an answer waits for the dialog it answered to leave the screen: some
-// agents redraw slowly (Qwen Code took 7 s). One whose report says it went on is taken at once.
-const answerSettle = 15 * time.Second
-
-// optAnswered keeps, while an answer's dialog has not been seen to go, when the answer's keys went
-// and the dialog they answered: "<unix ms> <prompt JSON>". A second answer to that dialog within
-// answerGuard types nothing: the first may still be taking.
-const (
-	optAnswered = "@agent_answered"
-	answerGuard = time.Minute
-)
-
-// pendingAnswer is the dialog an earlier answer went to and how long ago, when that answer has
-// not been seen taken.
-func pendingAnswer(ctx context.Context, f *Factory, paneID string) (*prompt.Prompt, time.Duration) {
-	out, err := f.Tmux().Output(ctx, "show-options", "-pqv", "-t", paneID, optAnswered)
-	if err != nil {
-		return nil, 0
-	}
-	at, enc, ok := strings.Cut(strings.TrimSpace(out), " ")
-	ms, err := strconv.ParseInt(at, 10, 64)
-	if !ok || err != nil {
-		return nil, 0
-	}
-	return prompt.Decode(enc), time.Since(time.UnixMilli(ms))
-}
-
-// maxAnswerText bounds a typed answer: it goes in one tmux command.
-const maxAnswerText = 4096
+// maxAnswerText bounds a typed answer.
+const maxAnswerText = agentctl.MaxAnswerText
 
 type agentAnswerOptions struct {
 	Target  string
@@ -86,31 +53,10 @@ func (f *Factory) agentAnswer(c *cli.Context, target string) error {
 	return agentAnswerRun(c.Context, f, opts)
 }
 
-// checkTypedText refuses text that cannot be typed as it is: empty, too long, or holding
-// control characters (an Escape or an Enter inside it would act on the dialog).
-func checkTypedText(s string, limit int) error {
-	switch {
-	case strings.TrimSpace(s) == "":
-		return Errorf(CodeInvalidArgument, "the text is empty")
-	case len(s) > limit:
-		return Errorf(CodeInvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
-	case ctrl.HasExcept(s, "\n\t"):
-		return Errorf(CodeInvalidArgument, "the text holds a control character (C0, DEL or C1) or a mark that changes text's direction; send plain text")
-	}
-	return nil
-}
+// checkTypedText refuses text that cannot be typed as it is (see agentctl.CheckTypedText).
+func checkTypedText(s string, limit int) error { return agentctl.CheckTypedText(s, limit) }
 
-type answerResult struct {
-	OK       bool           `json:"ok"`
-	PaneID   string         `json:"pane_id"`
-	Target   string         `json:"target"`
-	Agent    string         `json:"agent"`
-	Answered prompt.Option  `json:"answered"`
-	Keys     []string       `json:"keys"`
-	Prompt   *prompt.Prompt `json:"prompt"`      // the dialog answered
-	State    string         `json:"state"`       // the agent's state after
-	Next     *prompt.Prompt `json:"next_prompt"` // a dialog that came up after, if any
-}
+type answerResult = agentctl.Answered
 
 func agentAnswerRun(ctx context.Context, f *Factory, opts *agentAnswerOptions) error {
 	p, err := resolveAgent(ctx, f, opts.Target)
@@ -128,130 +74,7 @@ func agentAnswerRun(ctx context.Context, f *Factory, opts *agentAnswerOptions) e
 	return writeJSONLine(f.IO.Out, res)
 }
 
-// Sentence says what the answer did, for people.
-func (res answerResult) Sentence() string {
-	next := "its dialog is gone"
-	if res.Next != nil {
-		next = "it now " + res.Next.Summary()
-	}
-	return "answered " + res.Agent + " in " + res.Target + ": " + strconv.Itoa(res.Answered.Number) + " " + res.Answered.Label + "; " + next
-}
-
 // answerAgent answers the dialog on record for p's agent, if it is still the one on screen.
 func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentAnswerOptions) (answerResult, error) {
-	var none answerResult
-	if p.State() != report.StateBlocked {
-		return none, Errorf(CodeAgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), shownOrNone(p))
-	}
-	locked, err := panestate.Lock(f.LockDir(), p.ID)
-	if err != nil {
-		return none, err
-	}
-	// The lock covers reading the dialog, checking it and typing the answer; the wait for the
-	// agent to take it runs without, so the agent's reports land meanwhile.
-	var once sync.Once
-	unlock := func() { once.Do(locked) }
-	defer unlock()
-	rec, err := recordedPrompt(ctx, f, p)
-	if err != nil {
-		return none, err
-	}
-	if rec == nil {
-		return none, Errorf(CodePromptChanged, "taw cannot read the dialog %s in %s waits on (nothing typed); answer it in the pane (taw agent read %s shows it)", p.Agent(), p.Target(), p.ID)
-	}
-	choice, err := prompt.Choice(rec, opts.Option, opts.Yes, opts.No, opts.Text)
-	if err != nil {
-		return none, Errorf(CodeInvalidArgument, "%s (nothing typed)", err)
-	}
-	// Read the screen again just before the keys go: only the dialog on record is answered.
-	live, err := livePrompt(ctx, f, p)
-	if err != nil {
-		return none, err
-	}
-	if !prompt.Same(rec, live) {
-		_ = recordPrompt(ctx, f, p.ID, live)
-		now := "no dialog taw can read"
-		if live != nil {
-			now = live.Summary()
-		}
-		return none, Errorf(CodePromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
-	}
-	if prev, ago := pendingAnswer(ctx, f, p.ID); prev != nil && ago < answerGuard && prompt.Same(prev, live) {
-		return none, Errorf(CodeAnswerPending, "an answer went to this dialog of %s in %s %s ago and it has not gone yet (nothing typed): the agent may still be taking it; look with taw agent read %s", p.Agent(), p.Target(), ago.Round(time.Second), p.ID)
-	}
-	updated := "" // the last report taken before the keys
-	if q, err := panestate.Read(ctx, f.Tmux(), p.ID); err == nil {
-		updated = q.Options[panestate.OptUpdated]
-	}
-	steps := prompt.Keys(p.Agent(), live, choice, opts.Text)
-	cmds, keys := sendSteps(p.ID, steps)
-	cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt},
-		tmux.Cmd{"set-option", "-p", "-t", p.ID, optAnswered, strconv.FormatInt(time.Now().UnixMilli(), 10) + " " + rec.Encode()})
-	if _, err := f.Tmux().Run(ctx, cmds...); err != nil {
-		return none, err
-	}
-	unlock()
-	res := answerResult{OK: true, PaneID: p.ID, Target: p.Target(), Agent: p.Agent(), Answered: choice, Keys: keys, Prompt: rec}
-	// The dialog answered must leave the screen; another may take its place. Two reads that
-	// agree make the screen's word: an agent repaints in steps.
-	deadline := time.Now().Add(answerSettle)
-	var prev *prompt.Prompt
-	for first := true; ; first = false {
-		screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
-		if err != nil {
-			return none, err
-		}
-		after := prompt.Read(p.Agent(), screen)
-		if !prompt.Same(after, rec) && !first && prompt.Same(after, prev) {
-			if after != nil {
-				res.Next = withHookMessage(after, p)
-			}
-			break
-		}
-		if moved(ctx, f, p.ID, updated) {
-			break // the agent's own report says it went on, with the dialog still drawn
-		}
-		prev = after
-		if time.Now().After(deadline) {
-			return none, Errorf(CodeAnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
-		}
-		select {
-		case <-ctx.Done():
-			return none, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	_, _ = f.Tmux().Run(ctx, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, optAnswered})
-	if q, err := panestate.Read(ctx, f.Tmux(), p.ID); err == nil {
-		res.State = shownOrNone(q)
-	}
-	return res, nil
-}
-
-// moved says whether the agent went on after an answer though the dialog may still be drawn (an
-// agent that redraws slowly): a report taken since the answer says it is no longer blocked.
-func moved(ctx context.Context, f *Factory, paneID, updated string) bool {
-	q, err := panestate.Read(ctx, f.Tmux(), paneID)
-	if err != nil {
-		return false
-	}
-	rec := q.Record()
-	return rec.Source != "" && rec.ReportedState != report.StateBlocked &&
-		q.Options[panestate.OptUpdated] != updated
-}
-
-// sendSteps are the send-keys commands of an answer's steps, and the keys as people read them.
-func sendSteps(paneID string, steps []prompt.Step) ([]tmux.Cmd, []string) {
-	var cmds []tmux.Cmd
-	var keys []string
-	for _, s := range steps {
-		if s.Literal != "" {
-			cmds = append(cmds, tmux.Cmd{"send-keys", "-t", paneID, "-l", "--", s.Literal})
-			keys = append(keys, strconv.Quote(s.Literal))
-			continue
-		}
-		cmds = append(cmds, append(tmux.Cmd{"send-keys", "-t", paneID}, s.Keys...))
-		keys = append(keys, s.Keys...)
-	}
-	return cmds, keys
+	return f.agentCtl().Answer(ctx, p, agentctl.Answer{Option: opts.Option, Yes: opts.Yes, No: opts.No, Text: opts.Text})
 }

@@ -40,11 +40,10 @@ func agentReadRun(ctx context.Context, f *Factory, opts *agentReadOptions) error
 	if err != nil {
 		return err
 	}
-	screen, err := captureScreen(ctx, f.Tmux(), p.ID, opts.Lines)
+	lines, err := f.agentCtl().Read(ctx, p, opts.Lines)
 	if err != nil {
 		return err
 	}
-	lines := screenLines(screen, opts.Lines)
 	if !opts.JSON {
 		if len(lines) == 0 {
 			return nil
@@ -59,23 +58,4 @@ func agentReadRun(ctx context.Context, f *Factory, opts *agentReadOptions) error
 		State  string   `json:"state"`
 		Lines  []string `json:"lines"`
 	}{p.ID, p.Target(), p.Agent(), shownOrNone(p), lines})
-}
-
-// screenLines are the screen's lines without the blank ones under the last text, the last n
-// of them when n > 0.
-func screenLines(screen string, n int) []string {
-	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	if n > 0 && len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	if lines == nil {
-		lines = []string{}
-	}
-	return lines
 }

@@ -5,17 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/agents"
-	"github.com/taw-tmux/taw/helper/attention"
-	"github.com/taw-tmux/taw/helper/detect"
-	"github.com/taw-tmux/taw/helper/panestate"
-	"github.com/taw-tmux/taw/helper/report"
-	"github.com/taw-tmux/taw/helper/session"
-	"github.com/taw-tmux/taw/helper/shellquote"
-	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,7 +19,7 @@ const (
 )
 
 // startTimeout is how long agent start --wait waits for the agent to be ready, without --timeout.
-const startTimeout = 60 * time.Second
+const startTimeout = agentctl.StartTimeout
 
 type agentStartOptions struct {
 	Agent   *agents.Agent
@@ -47,9 +40,14 @@ func agentStartFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 		&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
 		timeoutFlag("with --wait: give up after `<duration>` (default 60s)"),
+		&cli.StringFlag{Name: flagKind, Usage: "herdr's form: the agent `<agent>` to start, the argument being the name herdr gives it (taw keeps none)"},
 		jsonFlag(),
 	}
 }
+
+// flagKind is herdr's agent start --kind: with it, the positional argument is herdr's name for
+// the agent, which taw does not keep, and the agent is the kind.
+const flagKind = "kind"
 
 func (f *Factory) agentStart(c *cli.Context) error {
 	opts, err := parseAgentStart(f, c)
@@ -64,9 +62,13 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 	if len(positional) != 1 {
 		return nil, UsageErrorf("agent start takes one agent: taw agent start <agent> [-- ARGS...]")
 	}
-	a, ok := agents.Lookup(positional[0])
-	if !ok || len(a.Programs) == 0 {
-		return nil, Errorf(CodeUnknownAgent, "unknown agent %q: name one taw knows by its program (claude, codex, gemini, ...)", positional[0])
+	name := positional[0]
+	if c.IsSet(flagKind) {
+		name = c.String(flagKind)
+	}
+	a, err := agentctl.Lookup(name)
+	if err != nil {
+		return nil, err
 	}
 	opts := &agentStartOptions{Agent: a, Pane: c.String(flagPane), Split: c.String(flagSplit), Args: after, Wait: c.Bool(flagWait), Timeout: startTimeout, JSON: wantJSON(f, c)}
 	places := 0
@@ -101,79 +103,26 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 		}
 		opts.Cwd = abs
 	}
-	argv := append([]string{a.Programs[0]}, opts.Args...)
-	if err := report.ValidateResume(argv, nil); err != nil {
-		return nil, Errorf(CodeInvalidArgument, "cannot type the command: %s", (err.(*report.ResumeError)).Reason)
+	if err := agentctl.CheckStart(a, opts.Args); err != nil {
+		return nil, err
 	}
 	return opts, nil
 }
 
 func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) error {
-	c := f.Tmux()
-	argv := append([]string{opts.Agent.Programs[0]}, opts.Args...)
-	var paneID string
-	switch {
-	case opts.Pane != "":
-		id, err := f.ResolvePane(ctx, opts.Pane)
-		if err != nil {
-			return err
-		}
-		p, err := panestate.Read(ctx, c, id)
-		if err != nil {
-			return err
-		}
-		if !atShellPrompt(p) {
-			return Errorf(CodeBusy, "pane %s (%s) runs %s, not a shell at its prompt: nothing typed", p.ID, p.Target(), p.Command)
-		}
-		paneID = id
-	default:
-		cmd := tmux.Cmd{"new-window", "-d", "-P", "-F", "#{pane_id}"}
-		if opts.Split != "" {
-			target, err := f.ResolvePane(ctx, CallingPane)
-			if err != nil {
-				return err
-			}
-			cmd = tmux.Cmd{"split-window", "-d", "-" + opts.Split, "-t", target, "-P", "-F", "#{pane_id}"}
-		}
-		if opts.Cwd != "" {
-			cmd = append(cmd, "-c", opts.Cwd)
-		}
-		id, err := c.Output(ctx, cmd...)
-		if err != nil {
-			return err
-		}
-		paneID = id
-	}
-	if opts.Pane == "" {
-		// A shell that is still starting can drop what is typed before its prompt.
-		if err := waitPrompt(ctx, c, paneID); err != nil {
-			return err
-		}
-	}
-	// Typed at the shell's prompt the way a restore types a resume command: quoted for the shell
-	// that really runs there.
-	keys, err := session.TypeKeys(ctx, c, paneID, argv)
-	if err == nil && opts.Pane != "" && opts.Cwd != "" {
-		var cd []tmux.Cmd
-		cd, err = session.TypeKeys(ctx, c, paneID, []string{"cd", opts.Cwd})
-		keys = append(cd, keys...)
-	}
+	res, err := f.agentCtl().Start(ctx, agentctl.StartOptions{
+		Agent: opts.Agent, Pane: opts.Pane, Split: opts.Split, Cwd: opts.Cwd, Args: opts.Args,
+		Wait: opts.Wait, Timeout: opts.Timeout,
+	})
 	if err != nil {
-		return Errorf(CodeInvalidArgument, "cannot type the command into pane %s: %v", paneID, err)
-	}
-	if _, err := c.Run(ctx, keys...); err != nil {
 		return err
 	}
 	state := ""
 	if opts.Wait {
-		p, err := waitReady(ctx, f, paneID, opts.Agent.ID, opts.Timeout)
-		if err != nil {
-			return err
-		}
-		state = shownOrNone(p)
+		state = shownOrNone(res.Pane)
 	}
 	if !opts.JSON {
-		_, err := fmt.Fprintf(f.IO.Out, "started %s in %s\n", opts.Agent.Display, paneID)
+		_, err := fmt.Fprintf(f.IO.Out, "started %s in %s\n", opts.Agent.Display, res.PaneID)
 		return err
 	}
 	return writeJSONLine(f.IO.Out, struct {
@@ -182,96 +131,5 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 		Agent   string  `json:"agent"`
 		Command string  `json:"command"`
 		State   *string `json:"state"`
-	}{true, paneID, opts.Agent.ID, typedText(keys), nullable(state)})
+	}{true, res.PaneID, opts.Agent.ID, res.Command, nullable(state)})
 }
-
-// typedText is what the keys type, line by line.
-func typedText(keys []tmux.Cmd) string {
-	var lines []string
-	for _, k := range keys {
-		if len(k) > 0 && k[0] == "send-keys" && k[len(k)-2] == "--" {
-			lines = append(lines, k[len(k)-1])
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// waitReady waits until the pane's agent is agentID and at its input: the agent reported idle,
-// or it is idle and its screen shows its input by an idle rule of its own. A screen that matches
-// no rule is idle only by the fallback: an agent still starting draws nothing yet, and text
-// typed then is lost.
-func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout time.Duration) (panestate.Pane, error) {
-	rules, _ := detect.Load(f.Getenv)
-	set := rules.Set(agentID)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	wake := make(chan struct{}, 1)
-	go f.Tmux().WaitLoop(ctx, panestate.SignalChannel, wake, waitBackstop)
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	poll := time.NewTicker(200 * time.Millisecond)
-	defer poll.Stop()
-	for {
-		p, err := panestate.Read(ctx, f.Tmux(), paneID)
-		if err != nil {
-			return p, err
-		}
-		if s := attention.Shown(p); p.Agent() == agentID && (s == report.StateIdle || s == attention.StateDone) {
-			ready, err := atOwnInput(ctx, f, p, set)
-			if err != nil || ready {
-				return p, err
-			}
-		}
-		select {
-		case <-wake:
-		case <-poll.C:
-		case <-deadline.C:
-			return p, Errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw watch --serve)", agentID, paneID, timeout, shownOrNone(p))
-		case <-ctx.Done():
-			return p, ctx.Err()
-		}
-	}
-}
-
-// atOwnInput says whether p's idle agent is at its input: a report of its own says idle, or its
-// screen matches an idle rule of set (the agent's rules; with none, or no idle rule among them,
-// taw has only the fallback to go by).
-func atOwnInput(ctx context.Context, f *Factory, p panestate.Pane, set *detect.RuleSet) (bool, error) {
-	rec := p.Record()
-	if rec.Source != "" && rec.Kind == p.Agent() && rec.ReportedState == report.StateIdle {
-		return true, nil
-	}
-	if set == nil || !set.Reads(report.StateIdle) {
-		return true, nil
-	}
-	screen, err := captureScreen(ctx, f.Tmux(), p.ID, 0)
-	if err != nil {
-		return false, err
-	}
-	v := set.Classify(detect.Screen{Lines: screenLines(screen, 0), Title: p.Title})
-	return v.State == report.StateIdle && v.RuleID != detect.FallbackIdle, nil
-}
-
-// waitPrompt waits, at most shellPromptWait, until a new pane's shell has drawn its prompt.
-func waitPrompt(ctx context.Context, c *tmux.Client, paneID string) error {
-	deadline := time.Now().Add(shellPromptWait)
-	for {
-		screen, err := captureScreen(ctx, c, paneID, 0)
-		if err != nil {
-			return err
-		}
-		if len(screenLines(screen, 0)) > 0 || time.Now().After(deadline) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-const shellPromptWait = 5 * time.Second
-
-// atShellPrompt says whether the pane's foreground program is a shell.
-func atShellPrompt(p panestate.Pane) bool { return shellquote.IsShell(p.Command) }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/notify"
+	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/taw-tmux/taw/helper/watch"
 )
@@ -25,6 +26,9 @@ type Event struct {
 	Message   string `json:"message"` // the report's message, "" when none
 	Closed    bool   `json:"pane_closed"`
 	At        int64  `json:"at"` // unix milliseconds
+	// Prompt is the dialog a blocked agent waits on, as the watcher recorded it: only in the
+	// event stream (taw events), when one is on record.
+	Prompt *prompt.Prompt `json:"prompt,omitempty"`
 }
 
 // SourceScreen is the source of an agent no hook holds: the watcher read it off the screen.

@@ -44,22 +44,56 @@ var displayOnly = map[string]bool{
 }
 
 // Methods of herdr's API that taw does not serve: a client that calls one acts on the answer
-// (it splits, reads, renames, waits), so it is told plainly rather than misled by an ok.
+// (it moves, lays out, installs), so it is told plainly rather than misled by an ok.
+// docs/orchestration.md lists each with the reason.
 var notServed = map[string]bool{
 	"server.stop": true, "server.live_handoff": true, "server.reload_config": true,
+	"server.agent_manifests": true, "server.update_agent_manifests": true, "server.reload_agent_manifests": true,
+	"client.window_title.set": true, "client.window_title.clear": true,
 	"session.snapshot": true,
-	"workspace.create": true, "workspace.list": true, "workspace.get": true, "workspace.focus": true,
-	"workspace.rename": true, "workspace.close": true,
-	"worktree.list": true, "worktree.create": true, "worktree.open": true, "worktree.remove": true,
-	"tab.create": true, "tab.list": true, "tab.get": true, "tab.focus": true, "tab.rename": true, "tab.close": true,
-	"agent.read": true, "agent.send": true, "agent.rename": true, "agent.focus": true, "agent.start": true,
-	"agent.explain": true, "agent.view.set": true,
-	"pane.split": true, "pane.rename": true, "pane.send_text": true, "pane.send_keys": true,
-	"pane.send_input": true, "pane.read": true, "pane.close": true, "pane.focus": true,
-	"pane.clear_agent_authority": true, "pane.wait_for_output": true,
-	"events.subscribe": true, "events.wait": true,
+	"workspace.move":   true, "workspace.move_block": true,
+	"tab.move":  true,
+	"pane.move": true, "pane.layout": true, "pane.neighbor": true, "pane.edges": true,
+	"pane.focus_direction": true, "pane.input.set": true, "pane.clear_agent_authority": true,
+	"pane.graphics.info": true, "pane.graphics.set": true, "pane.graphics.clear": true, "pane.graphics.stream": true,
+	"popup.close":   true,
+	"layout.export": true, "layout.apply": true, "layout.set_split_ratio": true,
+	"agent.explain": true, "agent.rename": true, "agent.view.set": true, "agent.view.clear": true,
 	"integration.install": true, "integration.uninstall": true,
+	"plugin.link": true, "plugin.list": true, "plugin.unlink": true, "plugin.enable": true, "plugin.disable": true,
+	"plugin.action.list": true, "plugin.action.invoke": true, "plugin.log.list": true,
+	"plugin.pane.open": true, "plugin.pane.focus": true, "plugin.pane.close": true,
 }
+
+// controlMethod is the method that serves name, nil for none.
+func controlMethod(name string) method {
+	for _, m := range []map[string]method{paneMethods, layoutMethods, agentMethods} {
+		if f := m[name]; f != nil {
+			return f
+		}
+	}
+	switch name {
+	case "events.subscribe":
+		return (*Handler).eventsSubscribe
+	case "events.wait":
+		return (*Handler).eventsWait
+	case "notification.show":
+		return (*Handler).notificationShow
+	}
+	return nil
+}
+
+// Served says whether the socket serves a method (the reports, the reads and the control
+// methods); NotServed whether it answers not_supported.
+func Served(name string) bool {
+	switch name {
+	case "ping", "pane.report_agent", "pane.report_agent_session", "pane.release_agent", "pane.get", "pane.list", "agent.list", "agent.get":
+		return true
+	}
+	return displayOnly[name] || controlMethod(name) != nil
+}
+
+func NotServed(name string) bool { return notServed[name] }
 
 // protocolVersion is the herdr socket protocol whose request and answer shapes taw follows for
 // the methods it serves.
@@ -103,6 +137,9 @@ func (h *Handler) Handle(ctx context.Context, peer Peer, req Request) (any, *Err
 	}
 	if displayOnly[req.Method] {
 		return ok, nil
+	}
+	if m := controlMethod(req.Method); m != nil {
+		return m(h, ctx, peer, req.Params)
 	}
 	if notServed[req.Method] {
 		return nil, errorf(CodeNotSupported, "taw does not serve %s over its herdr socket: use taw's own commands (taw --help)", req.Method)

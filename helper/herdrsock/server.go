@@ -136,11 +136,46 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h *Handler, take, give f
 		return
 	}
 	id = req.ID
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	var cctx context.Context
+	var cancel context.CancelFunc
+	if IsWait(req.Method) {
+		// A wait ends at its own timeout_ms, or when the client hangs up: a reader notices.
+		cctx, cancel = context.WithCancel(ctx)
+		go func() {
+			defer cancel()
+			_ = conn.SetReadDeadline(time.Time{})
+			buf := make([]byte, 512)
+			for {
+				if _, err := conn.Read(buf); err != nil {
+					return
+				}
+			}
+		}()
+	} else {
+		cctx, cancel = context.WithTimeout(ctx, callTimeout)
+	}
 	defer cancel()
 	result, herr := h.Handle(cctx, peer, req)
 	if herr != nil {
 		writeAnswer(conn, answer{ID: id, Error: herr})
+		return
+	}
+	if s, isStream := result.(Stream); isStream {
+		if !writeAnswer(conn, answer{ID: id, Result: s.Ack}) {
+			return
+		}
+		err := s.Run(cctx, func(v any) error {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_, err = conn.Write(append(b, '\n'))
+			return err
+		})
+		if err != nil && cctx.Err() == nil {
+			h.logf("request %q: stream ended: %v", id, err)
+		}
 		return
 	}
 	writeAnswer(conn, answer{ID: id, Result: result})
@@ -168,11 +203,12 @@ func readLine(conn *net.UnixConn) ([]byte, error) {
 	return buf, nil
 }
 
-func writeAnswer(conn *net.UnixConn, a answer) {
+func writeAnswer(conn *net.UnixConn, a answer) bool {
 	b, err := json.Marshal(a)
 	if err != nil {
 		b = []byte(`{"id":"","error":{"code":"` + CodeInternal + `","message":"could not encode the answer"}}`)
 	}
 	_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	_, _ = conn.Write(append(b, '\n'))
+	_, err = conn.Write(append(b, '\n'))
+	return err == nil
 }

@@ -54,7 +54,7 @@ func TestServe(t *testing.T) {
 		{`{"id":"p","method":"ping","params":{}}`, `{"id":"p","result":{"type":"pong","version":"taw test","protocol":20}}`},
 		{`{"id":"m","method":"pane.report_prompt","params":{"pane_id":"%calling","prompt":"x"}}`, `{"id":"m","result":{"type":"ok"}}`},
 		{`{"id":"x","method":"nope","params":{}}`, `{"id":"x","error":{"code":"invalid_request","message":"invalid request: unknown method \"nope\""}}`},
-		{`{"id":"r","method":"pane.rename","params":{"pane_id":"%1","label":"x"}}`, `"code":"not_supported"`},
+		{`{"id":"r","method":"layout.export","params":{"workspace_id":"$1"}}`, `"code":"not_supported"`},
 		{`{{{`, `{"id":"","error":{"code":"invalid_request","message":"invalid request: not JSON at byte 2`},
 		// No tmux in this test: the read panics in the handler, which answers and goes on.
 		{`{"id":"g","method":"pane.get","params":{"pane_id":"%9"}}`, `{"id":"g","error":{"code":"internal_error"`},

@@ -19,6 +19,7 @@ type Kind string
 const (
 	KindBlocked  Kind = "blocked"  // the agent needs a decision
 	KindFinished Kind = "finished" // the agent finished a turn
+	KindNotice   Kind = "notice"   // a program's own notice (herdr's notification.show)
 )
 
 // Decide says whether a transition notifies, and why: a pane's agent becoming blocked needs a
@@ -44,8 +45,28 @@ type Notification struct {
 	Agent   string // the agent's id
 	Display string // the agent's name as people see it
 	Target  string // session:window.pane
-	Message string // the report's message, "" when none
+	Message string // the report's message, "" when none; a notice's body
+	Heading string // a notice's title
 	At      time.Time
+}
+
+// Notice limits, herdr's: a title of at most 80 characters, a body of at most 240.
+const (
+	MaxNoticeTitle = 80
+	MaxNoticeBody  = 240
+)
+
+// NewNotice is a program's notice: its title and body tidied (control characters dropped,
+// blanks trimmed) and cut to herdr's limits.
+func NewNotice(title, body string, at time.Time) Notification {
+	cut := func(s string, n int) string {
+		s = strings.TrimSpace(clean(s))
+		if r := []rune(s); len(r) > n {
+			s = string(r[:n])
+		}
+		return s
+	}
+	return Notification{Kind: KindNotice, Heading: cut(title, MaxNoticeTitle), Message: cut(body, MaxNoticeBody), At: at}
 }
 
 // NewNotification describes a pane's agent for kind.
@@ -64,7 +85,10 @@ func NewNotification(kind Kind, p panestate.Pane, at time.Time) Notification {
 
 // Title is the headline: which agent and what happened.
 func (n Notification) Title() string {
-	if n.Kind == KindBlocked {
+	switch n.Kind {
+	case KindNotice:
+		return n.Heading
+	case KindBlocked:
 		return n.Display + " needs a decision"
 	}
 	return n.Display + " finished"
@@ -72,6 +96,9 @@ func (n Notification) Title() string {
 
 // Body says where, and why when the agent said.
 func (n Notification) Body() string {
+	if n.Kind == KindNotice {
+		return n.Message
+	}
 	if n.Message != "" {
 		return n.Target + ": " + n.Message
 	}
@@ -80,6 +107,12 @@ func (n Notification) Body() string {
 
 // Text is the one-line form: "Claude Code needs a decision in main:1.0: Allow Bash?".
 func (n Notification) Text() string {
+	if n.Kind == KindNotice {
+		if n.Message == "" {
+			return n.Heading
+		}
+		return n.Heading + ": " + n.Message
+	}
 	s := fmt.Sprintf("%s in %s", n.Title(), n.Target)
 	if n.Message != "" {
 		s += ": " + n.Message

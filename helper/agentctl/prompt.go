@@ -1,0 +1,214 @@
+package agentctl
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/tmux"
+)
+
+// MaxPromptText bounds a prompt; it goes to tmux in pieces of pasteChunk bytes.
+const (
+	MaxPromptText = 256 * 1024
+	pasteChunk    = 4096
+)
+
+// Enter once more when the prompt still sits in the input this long after it was sent, and
+// give up when it still does this long after that.
+const (
+	promptTakenWait  = 1500 * time.Millisecond
+	promptRetryGrace = 3 * time.Second
+)
+
+// CheckTypedText refuses text that cannot be typed as it is: not UTF-8, empty, too long, or
+// holding control characters (an Escape or an Enter inside it would act on the dialog).
+func CheckTypedText(s string, limit int) error {
+	switch {
+	case !utf8.ValidString(s):
+		return errorf(CodeInvalidArgument, "the text is not valid UTF-8")
+	case strings.TrimSpace(s) == "":
+		return errorf(CodeInvalidArgument, "the text is empty")
+	case len(s) > limit:
+		return errorf(CodeInvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
+	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }):
+		return errorf(CodeInvalidArgument, "the text holds a control character; send plain text")
+	}
+	return nil
+}
+
+// Prompted is what a prompt did.
+type Prompted struct {
+	Pane       panestate.Pane // the agent's pane as it was before the prompt
+	EnterAgain bool           // the prompt sat in the input and took a second Enter
+}
+
+// Prompt types text into the target agent's input as one paste and submits it. It refuses an
+// agent that is blocked on a dialog (its record or its screen says so) or not at its input.
+func (c *Ctl) Prompt(ctx context.Context, target, text string) (Prompted, error) {
+	if err := CheckTypedText(text, MaxPromptText); err != nil {
+		return Prompted{}, err
+	}
+	p, err := c.Resolve(ctx, target)
+	if err != nil {
+		return Prompted{}, err
+	}
+	if err := c.readyForPrompt(ctx, p); err != nil {
+		return Prompted{Pane: p}, err
+	}
+	before, err := Capture(ctx, c.Tmux, p.ID, 0)
+	if err != nil {
+		return Prompted{Pane: p}, err
+	}
+	// A buffer of taw's own, for this call only; paste-buffer -d deletes it.
+	buf := fmt.Sprintf("taw-prompt-%d-%d", os.Getpid(), time.Now().UnixNano())
+	cmds := []tmux.Cmd{}
+	for i, chunk := range chunks(text, pasteChunk) {
+		cmd := tmux.Cmd{"set-buffer", "-b", buf}
+		if i > 0 {
+			cmd = append(cmd, "-a")
+		}
+		cmds = append(cmds, append(cmd, "--", chunk))
+	}
+	// -p: bracketed, when the agent asked for it, so the text is one paste and not typed keys.
+	cmds = append(cmds, tmux.Cmd{"paste-buffer", "-p", "-d", "-b", buf, "-t", p.ID}, tmux.Cmd{"send-keys", "-t", p.ID, "Enter"})
+	if _, err := c.Tmux.Run(ctx, cmds...); err != nil {
+		_, _ = c.Tmux.Run(context.WithoutCancel(ctx), tmux.Cmd{"delete-buffer", "-b", buf})
+		return Prompted{Pane: p}, err
+	}
+	again, err := c.checkPromptTaken(ctx, p, text, before)
+	return Prompted{Pane: p, EnterAgain: again}, err
+}
+
+// readyForPrompt refuses an agent that is not at its input: a prompt typed into a dialog would
+// answer it.
+func (c *Ctl) readyForPrompt(ctx context.Context, p panestate.Pane) error {
+	if p.State() == report.StateBlocked {
+		return errorf(CodeAgentBlocked, "%s in %s is blocked on a dialog; nothing typed (see it with taw agent get %s, answer it with taw agent answer)", p.Agent(), p.Target(), p.ID)
+	}
+	if live, err := c.LivePrompt(ctx, p); err != nil {
+		return err
+	} else if live != nil {
+		return errorf(CodeAgentBlocked, "%s in %s shows a dialog: it %s; nothing typed", p.Agent(), p.Target(), live.Summary())
+	}
+	if s := attention.Shown(p); s != report.StateIdle && s != attention.StateDone {
+		return errorf(CodeAgentNotReady, "%s in %s is %s, not at its input; nothing typed (wait for it with taw agent wait %s --until idle)", p.Agent(), p.Target(), ShownOrNone(p), p.ID)
+	}
+	return nil
+}
+
+// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text is
+// not at the bottom of its screen while the screen moved on from before (the screen as it was
+// before the paste). A prompt that still sits in the input gets one more Enter. An agent that
+// never shows the text (some fold a long paste into a placeholder) is taken at its word once
+// the wait is over.
+func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, before string) (enterAgain bool, err error) {
+	start := keyOf(p)
+	tail := lastLine(text)
+	seen := false
+	// sits says whether the prompt still sits unsent; moved, whether the agent took it.
+	look := func() (moved, sits bool, err error) {
+		q, err := panestate.Read(ctx, c.Tmux, p.ID)
+		if err != nil {
+			return false, false, err
+		}
+		if keyOf(q) != start {
+			return true, false, nil
+		}
+		screen, err := Capture(ctx, c.Tmux, p.ID, 0)
+		if err != nil {
+			return false, false, err
+		}
+		end := bottom(screen, 6)
+		shown := strings.Contains(end, tail)
+		if shown {
+			seen = true
+		}
+		// The text's start at the end of the screen is a paste still being drawn, not one taken.
+		partial := endsWithStart(screen, text)
+		return !shown && !partial && (seen || screen != before), shown, nil
+	}
+	deadline := time.Now().Add(promptTakenWait)
+	for {
+		moved, sits, err := look()
+		if err != nil || moved {
+			return enterAgain, err
+		}
+		if time.Now().After(deadline) {
+			switch {
+			case !sits:
+				return enterAgain, nil
+			case enterAgain:
+				return true, errorf(CodePromptNotTaken, "%s in %s did not take the prompt: it still sits in its input after Enter twice", p.Agent(), p.Target())
+			}
+			enterAgain = true
+			if _, err := c.Tmux.Run(ctx, tmux.Cmd{"send-keys", "-t", p.ID, "Enter"}); err != nil {
+				return true, err
+			}
+			deadline = time.Now().Add(promptRetryGrace)
+		}
+		select {
+		case <-ctx.Done():
+			return enterAgain, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// lastLine is the text's last non-blank line, cut to what a narrow input line shows of it.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	l := strings.TrimSpace(lines[len(lines)-1])
+	if r := []rune(l); len(r) > 24 {
+		l = string(r[len(r)-24:])
+	}
+	return l
+}
+
+// endsWithStart says whether the screen's last text ends with the start of text.
+func endsWithStart(screen, text string) bool {
+	lines := Lines(screen, 0)
+	if len(lines) == 0 {
+		return false
+	}
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	start := strings.SplitN(text, "\n", 2)[0]
+	for k := min(len(last), len(start)); k > 0; k-- {
+		if utf8.RuneStart(start[k%len(start)]) && strings.HasSuffix(last, start[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// bottom is the last n non-blank lines of a screen.
+func bottom(screen string, n int) string {
+	lines := Lines(screen, 0)
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			out = append(out, lines[i])
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// chunks cuts s into pieces of at most n bytes, never inside a character.
+func chunks(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return append(out, s)
+}
