@@ -42,8 +42,11 @@ func Params() testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("TAW_UPDATE") != "",
-		Setup:               setupServer,
-		Cmds:                commands,
+		// Scripts' folders go straight in the run folder (TMPDIR): $WORK stays as short as a path
+		// under /tmp, for the tables and sockets that hold it.
+		WorkdirRoot: os.Getenv("TMPDIR"),
+		Setup:       setupServer,
+		Cmds:        commands,
 	}
 }
 
