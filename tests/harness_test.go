@@ -58,6 +58,9 @@ func setupServer(env *testscript.Env) error {
 		return err
 	}
 	env.Values[scriptT{}] = env.T()
+	// testscript keeps a folder under WorkdirRoot when the script ends; it goes here instead, last
+	// of the script's deferred steps, once its server is gone.
+	env.Defer(func() { os.RemoveAll(env.WorkDir) })
 	// $WORK can be longer than a socket path may be, so the socket lives under a short folder.
 	sockDir, err := os.MkdirTemp("", "tawt")
 	if err != nil {
