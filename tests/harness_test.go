@@ -42,9 +42,12 @@ func Params() testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("TAW_UPDATE") != "",
-		Setup:               setupServer,
-		Cmds:                commands,
-		Condition:           condition,
+		// Scripts' folders go straight in the run folder (TMPDIR): $WORK stays as short as a path
+		// under /tmp, for the tables and sockets that hold it.
+		WorkdirRoot: os.Getenv("TMPDIR"),
+		Setup:       setupServer,
+		Cmds:        commands,
+		Condition:   condition,
 	}
 }
 
@@ -66,6 +69,9 @@ func setupServer(env *testscript.Env) error {
 		return err
 	}
 	env.Values[scriptT{}] = env.T()
+	// testscript keeps a folder under WorkdirRoot when the script ends; it goes here instead, last
+	// of the script's deferred steps, once its server is gone.
+	env.Defer(func() { os.RemoveAll(env.WorkDir) })
 	// $WORK can be longer than a socket path may be, so the socket lives under a short folder.
 	sockDir, err := os.MkdirTemp("", "tawt")
 	if err != nil {
