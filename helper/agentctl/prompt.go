@@ -3,6 +3,7 @@ package agentctl
 import (
 	"context"
 	"fmt"
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"os"
 	"strings"
 	"time"
@@ -37,8 +38,8 @@ func CheckTypedText(s string, limit int) error {
 		return errorf(CodeInvalidArgument, "the text is empty")
 	case len(s) > limit:
 		return errorf(CodeInvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
-	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }):
-		return errorf(CodeInvalidArgument, "the text holds a control character; send plain text")
+	case ctrl.HasExcept(s, "\n\t"):
+		return errorf(CodeInvalidArgument, "the text holds a control character (C0, DEL or C1) or a mark that changes text's direction; send plain text")
 	}
 	return nil
 }
