@@ -143,11 +143,11 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 		p, err = ReadForWrite(ctx, c, was.ID)
 		return p, false, err
 	}
-	out, err := c.Run(ctx, call)
+	out, err := c.Run(ctx, call...)
 	if err != nil {
 		return was, false, err
 	}
-	if out == "" {
+	if strings.TrimSuffix(out, "\n") == "" {
 		was.Options = next
 		return was, true, nil
 	}
@@ -155,21 +155,58 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 	return p, false, err
 }
 
-// guardedCall is the one tmux command that runs cmds only while the pane is as was, and prints
-// the pane as forWrite reads it otherwise. ok false: it does not fit one call.
-func guardedCall(was Pane, cmds []tmux.Cmd) (tmux.Cmd, bool) {
+// guardedCall is the tmux call that runs cmds only while the pane is as was, and prints the
+// pane as forWrite reads it otherwise (an empty line when cmds ran). ok false: it does not fit
+// one call, or a command is not one it can guard.
+//
+// The guard is a format, not if-shell: if-shell -F parses its command string in the server,
+// and tmux 3.3a to 3.7c never free the parsed list (about 500 bytes a command, for as long as
+// the server runs). So the comparison goes once into the pane option OptGuard, every write
+// keeps the value it had unless OptGuard is 1, and OptGuard goes again: nothing is parsed.
+func guardedCall(was Pane, cmds []tmux.Cmd) ([]tmux.Cmd, bool) {
 	now := forWrite.Format()
-	// The pane's id is in the comparison too: if-shell's target may fall back to another pane.
+	// The pane's id is in the comparison too: a target may fall back to another pane.
 	guard := "#{==:" + now + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
-	var then []string
+	call := []tmux.Cmd{{"set-option", "-p", "-t", was.ID, "-F", OptGuard, guard}}
 	for _, cmd := range cmds {
-		words := make([]string, len(cmd))
-		for i, w := range cmd {
-			words[i] = tmuxfmt.Word(w)
+		g, ok := guarded(was.ID, cmd)
+		if !ok {
+			return nil, false
 		}
-		then = append(then, strings.Join(words, " "))
+		call = append(call, g)
 	}
-	call := tmux.Cmd{"if-shell", "-F", "-t", was.ID, guard, strings.Join(then, " ; "),
-		"display-message -p -t " + tmuxfmt.Word(was.ID) + " -F " + tmuxfmt.QuoteString(now)}
-	return call, tmux.ArgvBytes(append([]string{"tmux"}, call...)) <= tmux.MaxCommandBytes-64
+	call = append(call,
+		tmux.Cmd{"display-message", "-p", "-t", was.ID, "-F", "#{?#{" + OptGuard + "},," + now + "}"},
+		tmux.Cmd{"set-option", "-p", "-u", "-t", was.ID, OptGuard})
+	return call, tmux.ArgvBytes(append([]string{"tmux"}, flatten(call)...)) <= tmux.MaxCommandBytes-64
+}
+
+// guarded is cmd taking effect only while OptGuard is 1 on pane: a pane option's value is
+// chosen by a format (an unset becomes an empty value, which reads the same), the generation of
+// a signal moves only then. wait-for cannot be made conditional; a waiter woken for nothing
+// finds the generation unmoved.
+func guarded(pane string, cmd tmux.Cmd) (tmux.Cmd, bool) {
+	keep := func(opt, v string) string {
+		return "#{?#{" + OptGuard + "}," + v + ",#{" + opt + "}}"
+	}
+	switch {
+	case len(cmd) == 6 && cmd[0] == "set-option" && cmd[1] == "-p" && cmd[2] == "-t" && cmd[3] == pane:
+		return tmux.Cmd{"set-option", "-p", "-t", pane, "-F", cmd[4], keep(cmd[4], tmuxfmt.Operand(cmd[5]))}, true
+	case len(cmd) == 6 && cmd[0] == "set-option" && cmd[1] == "-p" && cmd[2] == "-u" && cmd[3] == "-t" && cmd[4] == pane:
+		return tmux.Cmd{"set-option", "-p", "-t", pane, "-F", cmd[5], keep(cmd[5], "")}, true
+	case len(cmd) == 4 && cmd[0] == "set-option" && cmd[1] == "-gqF":
+		// -t: the format is expanded in the pane, where OptGuard is.
+		return tmux.Cmd{"set-option", "-gqF", "-t", pane, cmd[2], keep(cmd[2], cmd[3])}, true
+	case len(cmd) == 3 && cmd[0] == "wait-for" && cmd[1] == "-S":
+		return cmd, true
+	}
+	return nil, false
+}
+
+func flatten(cmds []tmux.Cmd) []string {
+	var all []string
+	for _, c := range cmds {
+		all = append(append(all, c...), ";")
+	}
+	return all
 }
