@@ -88,11 +88,8 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	if err := ctx.Err(); err != nil {
 		return "", "", 1, err
 	}
-	deadline := time.Now().Add(timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
-	}
-	uc, err := dialServer(socket, deadline)
+	limit, _ := ctx.Deadline()
+	uc, err := dialServer(socket, timeout, limit)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 			return "", "", 1, &Error{Code: CodeServerNotRunning, Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
@@ -187,7 +184,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		}
 		if err != nil {
 			if errors.Is(err, errTimedOut) {
-				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: uc.timedOut()}
 			}
 			return out.String(), errOut.String(), 1, &Error{Code: CodeServerNotRunning, Stderr: "the tmux server closed the connection: " + err.Error()}
 		}
