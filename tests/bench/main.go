@@ -47,6 +47,7 @@ type Env struct {
 	Root    string
 	TmpDir  string
 	servers []string
+	procs   []*exec.Cmd // programs a benchmark started, killed at the clean-up
 	cleaned sync.Once
 }
 
@@ -158,6 +159,11 @@ func runOne(b benchmark, e *Env) (results []Result, err error) {
 // in the run's folder, and removes the folder. It runs once.
 func (e *Env) cleanup() {
 	e.cleaned.Do(func() {
+		for _, p := range e.procs {
+			if p.Process != nil {
+				_ = p.Process.Kill()
+			}
+		}
 		for _, s := range e.servers {
 			_, _ = e.Tmux(s, "kill-server")
 		}
