@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/watch"
 )
 
 // Save and restore of 500 panes (50 sessions of 2 windows of 5 panes) beside two busy loops, one
@@ -131,4 +137,96 @@ func loadAverage() float64 {
 	var l float64
 	fmt.Sscan(string(out), &l)
 	return l
+}
+
+// 500 and 1,000 fake agents (idle Claude Codes) started in one tmux call, and a watcher looking
+// every 500 ms from then on: how long until every one is named, in how many looks, and the
+// watcher's open files at the end, beside tmux's own time to make the panes.
+func init() {
+	register("scale-watch", func(e *Env) ([]Result, error) {
+		bin := filepath.Join(e.TmpDir, "scalebin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeAgent), 0o755); err != nil {
+			return nil, err
+		}
+		rules, _ := detect.Load(func(string) string { return "" })
+		var out []Result
+		for _, n := range []int{500, 1000} {
+			rs, err := benchNaming(e, bin, rules, n)
+			if err != nil {
+				return nil, fmt.Errorf("%d panes: %w", n, err)
+			}
+			out = append(out, rs...)
+		}
+		return out, nil
+	})
+}
+
+func benchNaming(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error) {
+	s, err := e.Server(fmt.Sprintf("name%d", n))
+	if err != nil {
+		return nil, err
+	}
+	defer e.Tmux(s, "kill-server")
+	c := &tmux.Client{Global: []string{"-L", s}, Env: e.Environ()}
+	ctx := context.Background()
+	if _, err := c.Run(ctx, tmux.Cmd{"set-option", "-g", "default-command", "exec /bin/sh"}); err != nil {
+		return nil, err
+	}
+	var cmds []tmux.Cmd
+	for i := 0; i < n; i++ {
+		cmds = append(cmds, tmux.Cmd{"new-window", "-d", "-t", "bench:", filepath.Join(bin, "claude") + " idle"})
+	}
+	w := watch.New(watch.Config{Client: c, LockDir: filepath.Join(e.TmpDir, "locks-"+s), Rules: rules})
+	defer w.Close()
+	load := loadAverage()
+	start := time.Now()
+	made := make(chan error, 1)
+	go func() {
+		maker := *c
+		maker.Timeout = time.Minute // the patience: a busy server that works is waited for
+		_, err := maker.Run(ctx, cmds...)
+		made <- err
+	}()
+	var madeIn time.Duration
+	looks, calls := 0, 0
+	for {
+		select {
+		case err := <-made:
+			if err != nil {
+				return nil, fmt.Errorf("make panes: %w", err)
+			}
+			madeIn = time.Since(start)
+			made = nil
+		default:
+		}
+		time.Sleep(500 * time.Millisecond)
+		look, st, err := w.Look(ctx)
+		if err != nil {
+			return nil, err
+		}
+		looks++
+		calls += st.TmuxCalls
+		named := 0
+		for _, p := range look.Panes {
+			if p.Agent() == "claude" {
+				named++
+			}
+		}
+		if named == n && made == nil {
+			break
+		}
+		if time.Since(start) > 5*time.Minute {
+			return nil, fmt.Errorf("%d of %d agents named after 5 minutes", named, n)
+		}
+	}
+	all := time.Since(start)
+	fds := fdCount(os.Getpid())
+	return []Result{
+		{What: fmt.Sprintf("%d agents all named, from their start (load %.1f)", n, load), Value: all.Seconds(), Unit: "s", Baseline: "tmux making the panes", BaseVal: madeIn.Seconds(), Goal: "within 10 s"},
+		{What: fmt.Sprintf("  looks until then (%d tmux calls)", calls), Value: float64(looks), Unit: "looks", Goal: "a few looks"},
+		{What: "  open files of the watcher (this process) at the end", Value: float64(fds), Unit: "fds", Goal: "bounded, not one a pane"},
+	}, nil
 }
