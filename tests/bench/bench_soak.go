@@ -45,11 +45,17 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		// TAW_BENCH_SOAK_WATCHER=off leaves the watcher out, to tell the reports' share of the
+		// server's growth from the looks'.
 		watcher := exec.Command(e.Taw, "-L", taw, "watch", "--interval", "500ms")
+		if os.Getenv("TAW_BENCH_SOAK_WATCHER") == "off" {
+			watcher = exec.Command("sleep", "100000")
+		}
 		watcher.Env = e.Environ()
 		if err := watcher.Start(); err != nil {
 			return nil, err
 		}
+		e.procs = append(e.procs, watcher)
 		defer func() { _ = watcher.Process.Kill(); _, _ = watcher.Process.Wait() }()
 
 		i := 0
