@@ -137,17 +137,17 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 	if rec != nil {
 		next, cmds = commitPlan(was, *rec, nowMillis, extra)
 	}
-	call, ok := guardedCall(was, cmds)
+	call, ok := guardedCall(was, cmds, "")
 	if !ok {
 		// Too long for one call guarded: read, and let the caller write as usual.
 		p, err = ReadForWrite(ctx, c, was.ID)
 		return p, false, err
 	}
-	out, err := c.Run(ctx, call)
+	out, err := c.Run(ctx, call...)
 	if err != nil {
 		return was, false, err
 	}
-	if out == "" {
+	if strings.TrimSuffix(out, "\n") == "" {
 		was.Options = next
 		return was, true, nil
 	}
@@ -155,21 +155,138 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 	return p, false, err
 }
 
-// guardedCall is the one tmux command that runs cmds only while the pane is as was, and prints
-// the pane as forWrite reads it otherwise. ok false: it does not fit one call.
-func guardedCall(was Pane, cmds []tmux.Cmd) (tmux.Cmd, bool) {
+// guardedCall is the tmux call that runs cmds only while the pane is as was, and prints the
+// pane as forWrite reads it otherwise. ok false: it does not fit
+// one call, or a command is not one it can guard.
+//
+// The guard is a format, not if-shell: if-shell -F parses its command string in the server,
+// and tmux 3.3a to 3.7c never free the parsed list (about 500 bytes a command, for as long as
+// the server runs). So the comparison goes once into the pane option OptGuard, every write
+// keeps the value it had unless OptGuard is 1, and OptGuard goes again: nothing is parsed.
+//
+// mark is what the call prints, on a line of its own, when cmds ran; it holds no % (see
+// CommitGuarded).
+func guardedCall(was Pane, cmds []tmux.Cmd, mark string) ([]tmux.Cmd, bool) {
 	now := forWrite.Format()
-	// The pane's id is in the comparison too: if-shell's target may fall back to another pane.
+	// The pane's id is in the comparison too: a target may fall back to another pane.
 	guard := "#{==:" + now + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
-	var then []string
+	call := []tmux.Cmd{{"set-option", "-p", "-t", was.ID, "-F", OptGuard, guard}}
 	for _, cmd := range cmds {
-		words := make([]string, len(cmd))
-		for i, w := range cmd {
-			words[i] = tmuxfmt.Word(w)
+		g, ok := guarded(was.ID, cmd)
+		if !ok {
+			return nil, false
 		}
-		then = append(then, strings.Join(words, " "))
+		call = append(call, g)
 	}
-	call := tmux.Cmd{"if-shell", "-F", "-t", was.ID, guard, strings.Join(then, " ; "),
-		"display-message -p -t " + tmuxfmt.Word(was.ID) + " -F " + tmuxfmt.QuoteString(now)}
-	return call, tmux.ArgvBytes(append([]string{"tmux"}, call...)) <= tmux.MaxCommandBytes-64
+	call = append(call,
+		tmux.Cmd{"display-message", "-p", "-t", was.ID, "-F", "#{?#{" + OptGuard + "}," + tmuxfmt.Operand(mark) + "," + now + "}"},
+		tmux.Cmd{"set-option", "-p", "-u", "-t", was.ID, OptGuard})
+	return call, tmux.ArgvBytes(append([]string{"tmux"}, flatten(call)...)) <= tmux.MaxCommandBytes-64
+}
+
+// guarded is cmd taking effect only while OptGuard is 1 on pane: a pane option's value is
+// chosen by a format (an unset becomes an empty value, which reads the same), the generation of
+// a signal moves only then. wait-for cannot be made conditional; a waiter woken for nothing
+// finds the generation unmoved.
+func guarded(pane string, cmd tmux.Cmd) (tmux.Cmd, bool) {
+	keep := func(opt, v string) string {
+		return "#{?#{" + OptGuard + "}," + v + ",#{" + opt + "}}"
+	}
+	switch {
+	case len(cmd) == 6 && cmd[0] == "set-option" && cmd[1] == "-p" && cmd[2] == "-t" && cmd[3] == pane:
+		return tmux.Cmd{"set-option", "-p", "-t", pane, "-F", cmd[4], keep(cmd[4], tmuxfmt.Operand(cmd[5]))}, true
+	case len(cmd) == 6 && cmd[0] == "set-option" && cmd[1] == "-p" && cmd[2] == "-u" && cmd[3] == "-t" && cmd[4] == pane:
+		return tmux.Cmd{"set-option", "-p", "-t", pane, "-F", cmd[5], keep(cmd[5], "")}, true
+	case len(cmd) == 4 && cmd[0] == "set-option" && cmd[1] == "-gqF":
+		// -t: the format is expanded in the pane, where OptGuard is.
+		return tmux.Cmd{"set-option", "-gqF", "-t", pane, cmd[2], keep(cmd[2], cmd[3])}, true
+	case len(cmd) == 3 && cmd[0] == "wait-for" && cmd[1] == "-S":
+		return cmd, true
+	}
+	return nil, false
+}
+
+func flatten(cmds []tmux.Cmd) []string {
+	var all []string
+	for _, c := range cmds {
+		all = append(append(all, c...), ";")
+	}
+	return all
+}
+
+// A Guarded is one pane's write for CommitGuarded: the pane as its writer read it (every option
+// known), and what to write.
+type Guarded struct {
+	Was   Pane
+	Rec   report.Record
+	Extra map[string]string
+}
+
+// CommitGuarded writes many panes, each only while it is as its writer read it, several panes to
+// a tmux call: a watcher naming a thousand agents at once makes tens of calls, not thousands.
+// written[i] is the pane as written, or nil when it was not (it changed since it was read, it
+// closed, it was read without all its options, or its write fits no call): the caller writes
+// those one by one. calls is the tmux calls made.
+func CommitGuarded(ctx context.Context, c *tmux.Client, ws []Guarded, nowMillis int64) (written []*Pane, calls int) {
+	written = make([]*Pane, len(ws))
+	type group struct {
+		i    int
+		cmds []tmux.Cmd
+		next map[string]string
+		mark string
+	}
+	var batch []group
+	size := 0
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		var cmds []tmux.Cmd
+		for _, g := range batch {
+			cmds = append(cmds, g.cmds...)
+		}
+		calls++
+		// One call: a pane that closed stops the rest of the call, whose panes stay unwritten.
+		out, _ := c.Run(ctx, cmds...)
+		done := map[string]bool{}
+		for _, line := range strings.Split(out, "\n") {
+			done[strings.TrimSpace(line)] = true
+		}
+		for _, g := range batch {
+			if done[g.mark] {
+				p := ws[g.i].Was
+				p.Options = g.next
+				written[g.i] = &p
+			}
+		}
+		batch, size = nil, 0
+	}
+	// What one call may carry, less room for the client's global flags.
+	const room = tmux.MaxCommandBytes - 512
+	for i, w := range ws {
+		if w.Was.partial {
+			continue
+		}
+		next, cmds := commitPlan(w.Was, w.Rec, nowMillis, w.Extra)
+		// No %: display-message passes its format through strftime.
+		mark := "taw-written:" + strings.TrimPrefix(w.Was.ID, "%")
+		call, ok := guardedCall(w.Was, cmds, mark)
+		if !ok {
+			continue
+		}
+		cost := 0
+		for _, cmd := range call {
+			cost += tmux.ArgvBytes(tmuxfmt.EscapeArgs(cmd)) + 2
+		}
+		if cost > room {
+			continue
+		}
+		if size+cost > room {
+			flush()
+		}
+		batch = append(batch, group{i: i, cmds: call, next: next, mark: mark})
+		size += cost
+	}
+	flush()
+	return written, calls
 }

@@ -52,6 +52,10 @@ const (
 	// not part of the record: it is set with the first of taw's options a pane gets and stays
 	// until the pane closes, so no write racing another can leave options it does not cover.
 	OptHeld = "@agent_held"
+
+	// OptGuard holds, within one guarded write, whether the pane is as its writer remembered it
+	// (see guardedCall); it is gone when the call ends.
+	OptGuard = "@agent_guard"
 )
 
 // Options lists every pane option taw reads in one call. Later features add theirs here.

@@ -122,6 +122,7 @@ type restoreRun struct {
 	sessionIDs []string
 	windows    [][]created // per session of the plan, per window
 	firstIndex []int       // the index tmux gave each session's first window
+	madePanes  int         // panes tmux made so far, for an error that says how far it got
 }
 
 // Restore creates the plan's sessions, windows and panes in three tmux calls, then types each
@@ -147,14 +148,38 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 	return run.res, nil
 }
 
-// undo removes the sessions this restore made.
+// undo removes the sessions this restore made, and says how far it got: what it made (and
+// removed again) and what it did not make.
 func (run *restoreRun) undo(ctx context.Context, err error) (Result, error) {
 	var kill []tmux.Cmd
 	for _, id := range run.sessionIDs {
 		kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
 	}
-	_, _ = run.r.Client.Run(context.WithoutCancel(ctx), kill...)
-	return Result{}, fmt.Errorf("restore stopped, nothing of it kept: %w", err)
+	_, kerr := run.r.Client.Run(context.WithoutCancel(ctx), kill...)
+	var made, missing []string
+	panes := 0
+	for i, s := range run.plan.Create {
+		if i < len(run.sessionIDs) {
+			made = append(made, s.Name)
+		} else {
+			missing = append(missing, s.Name)
+		}
+		for _, w := range s.Windows {
+			panes += len(w.Panes)
+		}
+	}
+	what := fmt.Sprintf("made %d of %d panes and %d of %d sessions", run.madePanes, panes, len(made), len(run.plan.Create))
+	if len(made) > 0 {
+		what += " (" + strings.Join(made, ", ") + ")"
+	}
+	if len(missing) > 0 {
+		what += "; not made: " + strings.Join(missing, ", ")
+	}
+	kept := "removed what it made, so nothing of it is kept"
+	if kerr != nil {
+		kept = "could not remove what it made (" + kerr.Error() + "): remove those sessions by hand"
+	}
+	return Result{}, fmt.Errorf("restore stopped: it %s; it %s: %w", what, kept, err)
 }
 
 // paneStart is the directory and the command a new pane starts with: its saved directory when it
@@ -204,6 +229,7 @@ func (run *restoreRun) createSessions(ctx context.Context) error {
 			continue
 		}
 		run.sessionIDs = append(run.sessionIDs, f[0])
+		run.madePanes++
 		run.firstIndex[i], _ = strconv.Atoi(f[2])
 		run.windows[i] = []created{{session: f[0], windowID: f[1], panes: []string{f[3]}}}
 	}
@@ -279,10 +305,11 @@ func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
 		}
 	}
 	out, err := run.r.Client.Run(ctx, cmds...)
+	lines := outputLines(out)
+	run.madePanes += len(lines)
 	if err != nil {
 		return err
 	}
-	lines := outputLines(out)
 	if len(lines) != len(wants) {
 		return fmt.Errorf("tmux printed %d of %d new windows and panes", len(lines), len(wants))
 	}

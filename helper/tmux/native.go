@@ -88,16 +88,16 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 	if err := ctx.Err(); err != nil {
 		return "", "", 1, err
 	}
-	deadline := time.Now().Add(timeout)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
-	}
-	uc, err := dialServer(socket, deadline)
+	limit, _ := ctx.Deadline()
+	uc, err := dialServer(socket, timeout, limit)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 			return "", "", 1, &Error{Code: CodeServerNotRunning, Stderr: fmt.Sprintf("no tmux server is running on %s: run taw inside tmux, or name a server with -L or -S", socket)}
 		}
-		return "", "", 1, err
+		if errors.Is(err, errTimedOut) {
+			return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "tmux did not take the connection: " + connectTimedOut(timeout)}
+		}
+		return "", "", 1, err // not tmux's socket, or not ours to use: the binary explains
 	}
 	defer uc.Close()
 
@@ -132,9 +132,11 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		return "", "", 1, &Error{Code: CodeTmuxError, Stderr: "command too long for one tmux call"}
 	}
 	msgs = appendMsg(msgs, msgCommand, cmd)
-	// A large environment may not fit the socket's buffer in one go; Write writes it all.
+	// A large environment may not fit the socket's buffer in one go; Write writes it all. From
+	// here on a failure is tmux's to report, never one to retry through the binary: the server
+	// may have run some of the commands already.
 	if _, err := uc.Write(msgs); err != nil {
-		return "", "", 1, err
+		return "", "", 1, uc.failed("send the command to tmux", err)
 	}
 
 	var out, errOut strings.Builder
@@ -153,7 +155,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 				return "", "", 1, errProtocol
 			case msgWriteOpen:
 				if err := answerStream(uc, m, msgWriteReady); err != nil {
-					return out.String(), errOut.String(), 1, err
+					return out.String(), errOut.String(), 1, uc.failed("answer tmux", err)
 				}
 			case msgWrite:
 				if len(m.data) >= 4 {
@@ -168,7 +170,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 			case msgReadOpen:
 				// A command that reads the client's stdin gets an empty one.
 				if err := answerStream(uc, m, msgReadDone); err != nil {
-					return out.String(), errOut.String(), 1, err
+					return out.String(), errOut.String(), 1, uc.failed("answer tmux", err)
 				}
 			case msgExit, msgShutdown:
 				status := 0
@@ -187,7 +189,7 @@ func nativeRun(ctx context.Context, socket string, args []string, env []string, 
 		}
 		if err != nil {
 			if errors.Is(err, errTimedOut) {
-				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("tmux did not answer within %s", timeout)}
+				return out.String(), errOut.String(), 1, &Error{Code: CodeTmuxError, Stderr: uc.timedOut()}
 			}
 			return out.String(), errOut.String(), 1, &Error{Code: CodeServerNotRunning, Stderr: "the tmux server closed the connection: " + err.Error()}
 		}
@@ -224,4 +226,17 @@ func envValue(env []string, key, def string) string {
 		}
 	}
 	return def
+}
+
+// connectTimedOut is why a connection tmux never took gave up.
+func connectTimedOut(patience time.Duration) string {
+	return fmt.Sprintf("no answer within %s", patience)
+}
+
+// failed is a failure to write to the server, as an Error.
+func (c *serverConn) failed(what string, err error) *Error {
+	if errors.Is(err, errTimedOut) {
+		return &Error{Code: CodeTmuxError, Stderr: c.timedOut()}
+	}
+	return &Error{Code: CodeServerNotRunning, Stderr: "could not " + what + ": " + err.Error()}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,5 +179,38 @@ func TestNativeRunStdinIsEmpty(t *testing.T) {
 	}
 	if out, err := c.Run(ctx, Cmd{"show-buffer", "-b", "taw-test"}); err != nil || out != "before" {
 		t.Errorf("after loading an empty stdin the buffer holds %q (%v), want it as it was", out, err)
+	}
+}
+
+// A call that fails once its command went to the server is tmux's failure to report, never one
+// to run again through the tmux binary: the server may have run the commands already, and
+// running them twice makes every window twice ("index 1 in use").
+func TestAFailureAfterSendingRunsNothingTwice(t *testing.T) {
+	bin := t.TempDir()
+	ran := filepath.Join(bin, "ran")
+	fake := "#!/bin/sh\necho \"$@\" >>" + ran + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	socket, l := listenUnix(t, "half")
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		// Read the command, open the client's stdout as a command's output does, and go before
+		// the answer, as a server that died running it would.
+		b := make([]byte, 65536)
+		_, _ = c.Read(b)
+		_, _ = c.Write(appendMsg(nil, msgWriteOpen, []byte{1, 0, 0, 0, 1, 0, 0, 0}))
+		c.Close()
+	}()
+	c := &Client{Global: []string{"-S", socket}, Env: []string{"TERM=screen"}, Timeout: 5 * time.Second}
+	if _, err := c.Run(context.Background(), Cmd{"new-window", "-d"}); err == nil {
+		t.Fatal("the call succeeded")
+	}
+	if b, err := os.ReadFile(ran); err == nil {
+		t.Fatalf("the tmux binary ran the command again: %s", b)
 	}
 }

@@ -303,17 +303,27 @@ func (w *Watcher) decidePanes(ctx context.Context, l *lookPass) {
 }
 
 // writePanes writes the decisions and dialogs that change a pane, and is the panes as the look
-// leaves them.
+// leaves them: the due panes with no dialog to record go guarded, several to a tmux call, the
+// rest one by one.
 func (w *Watcher) writePanes(ctx context.Context, l *lookPass) []panestate.Pane {
 	nowMs := l.now.UnixMilli()
 	panes := make([]panestate.Pane, len(l.data.panes))
+	var slow, batched []int // due panes written one by one, and those written guarded together
 	for i, p := range l.data.panes {
 		panes[i] = p
 		q := l.dialogs[p.ID]
-		if !l.due[i] && q == nil {
-			continue
+		switch {
+		case !l.due[i] && q == nil:
+		case q == nil:
+			batched = append(batched, i)
+		default:
+			slow = append(slow, i)
 		}
-		written, calls, err := w.write(ctx, p, l.facts[i], l.decisions[i], q, nowMs)
+	}
+	slow = append(slow, w.writeBatched(ctx, panes, batched, l.decisions, nowMs, &l.st)...)
+	for _, i := range slow {
+		p := l.data.panes[i]
+		written, calls, err := w.write(ctx, p, l.facts[i], l.decisions[i], l.dialogs[p.ID], nowMs)
 		l.st.TmuxCalls += calls
 		if err != nil {
 			w.logf("write pane %s: %v", p.ID, err)
@@ -617,6 +627,58 @@ func (w *Watcher) dialogs(ctx context.Context, panes []panestate.Pane, blocked [
 		}
 	}
 	return found, calls
+}
+
+// batchPanes is how many panes' writes a look holds the locks of at once: the descriptors a look
+// keeps open stay bounded however many agents start together.
+const batchPanes = 64
+
+// writeBatched writes the decisions of the panes at idx as the look read them, each under its
+// lock and guarded (it takes only while the pane is as read), batchPanes at a time in as few tmux
+// calls as fit. It returns the panes it did not write (busy, changed since the look, or too
+// long for a batch), for write to take one by one.
+func (w *Watcher) writeBatched(ctx context.Context, panes []panestate.Pane, idx []int, decisions []Decision, nowMs int64, st *Stats) (left []int) {
+	for start := 0; start < len(idx); start += batchPanes {
+		chunk := idx[start:min(start+batchPanes, len(idx))]
+		var ws []panestate.Guarded
+		var locked []int
+		var unlocks []func()
+		for _, i := range chunk {
+			unlock, err := panestate.LockWithin(w.cfg.LockDir, panes[i].ID, lookLockWait)
+			if err != nil {
+				continue // busy: this pane waits for the next look, the others do not
+			}
+			// An option the look did not read (a pane not marked OptHeld, whose row was brief) is
+			// taken as unset: a pane holds none of taw's options before it is marked, and the
+			// guard writes nothing if that is not so.
+			o := panestate.NoOptions()
+			for k, v := range panes[i].Options {
+				o[k] = v
+			}
+			was := panes[i].WithOptions(o)
+			d := decisions[i]
+			ws = append(ws, panestate.Guarded{Was: was, Rec: d.Record, Extra: map[string]string{panestate.OptRestored: formatRestored(d.Restored)}})
+			locked = append(locked, i)
+			unlocks = append(unlocks, unlock)
+		}
+		written, calls := panestate.CommitGuarded(ctx, w.cfg.Client, ws, nowMs)
+		for _, unlock := range unlocks {
+			unlock()
+		}
+		st.TmuxCalls += calls
+		for k, i := range locked {
+			if written[k] == nil {
+				left = append(left, i)
+				continue
+			}
+			panes[i] = *written[k]
+			st.Writes++
+			if d := decisions[i]; d.Gone {
+				w.logf("pane %s: %s", panes[i].ID, d.Why)
+			}
+		}
+	}
+	return left
 }
 
 // lookLockWait is how long a look waits for a pane's lock before leaving the pane to the next

@@ -8,9 +8,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 )
+
+// soakFor is how long the soak runs (-soak); short by default, so a whole bench stays short.
+var soakFor = 20 * time.Second
 
 // A benchmark registers itself from its own file with register.
 type benchmark struct {
@@ -40,6 +47,8 @@ type Env struct {
 	Root    string
 	TmpDir  string
 	servers []string
+	procs   []*exec.Cmd // programs a benchmark started, killed at the clean-up
+	cleaned sync.Once
 }
 
 // Server starts a fresh tmux server (-f /dev/null) and returns its -L name. It is killed at exit.
@@ -82,21 +91,29 @@ func (e *Env) Run(extra []string, name string, args ...string) (string, error) {
 	return string(out), err
 }
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is the whole bench; it returns the exit status, so that its clean-up runs before the
+// process exits (os.Exit runs no deferred call).
+func run() int {
 	only := flag.String("only", "", "run only the benchmarks whose name contains this")
+	flag.DurationVar(&soakFor, "soak", soakFor, "how long the soak runs its reporters")
 	flag.Parse()
 	root, _ := os.Getwd()
 	tmp, err := os.MkdirTemp("/tmp", "tawb")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	e := &Env{Taw: filepath.Join(root, "bin", "taw"), Root: root, TmpDir: tmp}
-	defer func() {
-		for _, s := range e.servers {
-			_, _ = e.Tmux(s, "kill-server")
-		}
-		os.RemoveAll(tmp)
+	defer e.cleanup()
+	// An interrupt (^C, a CI timeout) cleans up too.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		<-sigs
+		e.cleanup()
+		os.Exit(130)
 	}()
 	fmt.Printf("%-58s %12s   %-40s %12s %8s   %s\n", "measured", "median", "baseline (same run)", "median", "ratio", "goal")
 	failed := false
@@ -104,7 +121,7 @@ func main() {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
 		}
-		results, err := b.run(e)
+		results, err := runOne(b, e)
 		if err != nil {
 			fmt.Printf("%-58s error: %v\n", b.name, err)
 			failed = true
@@ -123,6 +140,39 @@ func main() {
 		}
 	}
 	if failed {
-		os.Exit(1)
+		return 1
 	}
+	return 0
+}
+
+// runOne runs one benchmark; a panic in it is its error, so the others and the clean-up still run.
+func runOne(b benchmark, e *Env) (results []Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return b.run(e)
+}
+
+// cleanup kills every tmux server of the run, those it registered and any other whose socket is
+// in the run's folder, and removes the folder. It runs once.
+func (e *Env) cleanup() {
+	e.cleaned.Do(func() {
+		for _, p := range e.procs {
+			if p.Process != nil {
+				_ = p.Process.Kill()
+			}
+		}
+		for _, s := range e.servers {
+			_, _ = e.Tmux(s, "kill-server")
+		}
+		sockets, _ := filepath.Glob(filepath.Join(e.TmpDir, fmt.Sprintf("tmux-%d", os.Getuid()), "*"))
+		for _, sock := range sockets {
+			cmd := exec.Command("tmux", "-S", sock, "kill-server")
+			cmd.Env = e.Environ()
+			_ = cmd.Run()
+		}
+		os.RemoveAll(e.TmpDir)
+	})
 }
