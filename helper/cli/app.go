@@ -30,8 +30,39 @@ func Main(f *Factory) int {
 		return ExitInterrupted
 	}
 	e := AsError(err)
+	if e.Code == CodeUsage && !strings.Contains(e.Message, "--help") {
+		e.Message += fmt.Sprintf(": run '%s --help' for the usage", calledVerb(app, f.Args))
+	}
 	writeError(f.IO.ErrOut, e)
 	return e.Exit
+}
+
+// calledVerb is the verb a call names, as far as taw knows it ("taw agent read"): where a usage
+// error sends the person for help.
+func calledVerb(app *cli.App, args []string) string {
+	path, cmds, flags := []string{"taw"}, app.Commands, app.Flags
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if isFlag(a) {
+			if takesValue(flags, a) {
+				i++
+			}
+			continue
+		}
+		c := findCommand(cmds, a)
+		if c == nil {
+			break
+		}
+		path = append(path, c.Name)
+		if len(c.Subcommands) == 0 {
+			break
+		}
+		cmds, flags = c.Subcommands, c.Flags
+	}
+	return strings.Join(path, " ")
 }
 
 // NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own
@@ -75,10 +106,10 @@ func NewApp(f *Factory) *cli.App {
 			newIntegrationCommand(f),
 			newAgentCommand(f),
 			verb("popup", "[--open] [--client <name>]", "the agents popup: every agent, most urgent first; Enter goes to it",
-				f.popup, &cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"}, clientFlag()),
+				noArgs(f.popup), &cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"}, clientFlag()),
 			newSessionCommand(f),
 			verb("watch", "[--once] [--interval <duration>] [--json]", "run the pane watcher in the foreground (the plugin runs one per server in the background)",
-				f.watch, watchFlags()...),
+				noArgs(f.watch), watchFlags()...),
 			newDetectCommand(f),
 			hidden(verb("herdr-socket", "--socket <path>", "serve herdr's socket protocol for this tmux server (the plugin runs it when @agent-wizard-herdr-socket is on)",
 				f.herdrSocket, herdrSocketFlags()...)),
@@ -86,10 +117,10 @@ func NewApp(f *Factory) *cli.App {
 			newConfigCommand(f),
 			newNotifyCommand(f),
 			newPluginCommand(f),
-			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", f.load, loadFlags()...),
-			verb("unload", " ", "remove everything the plugin added to the running tmux server", f.unload),
+			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", noArgs(f.load), loadFlags()...),
+			verb("unload", " ", "remove everything the plugin added to the running tmux server", noArgs(f.unload)),
 			newMuxCommand(f),
-			verb("version", "", "print taw's version", f.version),
+			verb("version", "", "print taw's version", noArgs(f.version)),
 		},
 	}
 	setUsageErrors(app.Commands)
@@ -216,18 +247,42 @@ func usageLine(full string, c *cli.Command) string {
 }
 
 func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
-	// The verb's own name is not its full name while its flags are parsed: climb the lineage.
+	path := strings.Fields(verbName(c))
+	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
+	if strings.HasPrefix(err.Error(), "invalid value ") {
+		return InvalidValuef("%s: run '%s --help' for the usage", flagValueMessage(err.Error()), strings.Join(path, " "))
+	}
+	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+}
+
+// verbName is the verb's whole name, "agent list" (a verb's own name is only its last word, and
+// c.Command.FullName is not set yet while its flags are parsed): climb the lineage.
+func verbName(c *cli.Context) string {
 	var path []string
 	for _, cc := range c.Lineage() {
 		if cc.Command != nil && cc.Command.Name != "" && (len(path) == 0 || path[0] != cc.Command.Name) {
 			path = append([]string{cc.Command.Name}, path...)
 		}
 	}
-	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
-	if strings.HasPrefix(err.Error(), "invalid value ") {
-		return InvalidValuef("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+	return strings.Join(path, " ")
+}
+
+// flagValueMessage rewrites the flag library's `invalid value "x" for flag -n: parse error` as
+// `invalid --n "x": not a whole number`, in the words of taw's own checks.
+func flagValueMessage(msg string) string {
+	rest := strings.TrimPrefix(msg, "invalid value ")
+	value, rest, ok := strings.Cut(rest, " for flag -")
+	if !ok {
+		return msg
 	}
-	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+	name, why, _ := strings.Cut(rest, ": ")
+	switch {
+	case strings.Contains(why, "out of range"):
+		why = "the number is out of range"
+	case strings.Contains(why, "parse error"), strings.Contains(why, "invalid syntax"):
+		why = "not a whole number"
+	}
+	return fmt.Sprintf("invalid --%s %s: %s", strings.TrimLeft(name, "-"), value, why)
 }
 
 func setUsageErrors(cmds []*cli.Command) {
@@ -271,7 +326,7 @@ func newPaneCommand(f *Factory) *cli.Command {
 		verb("explain", "<pane> [--json]", "say which signal decided a pane's agent and state, and why",
 			oneArg("pane explain takes one pane: taw pane explain <pane> [--json]", f.paneExplain), jsonObjectFlag()),
 		verb("list", "[--session <name>] [--json]", "list every pane of the server and its agent (JSON when piped or with --json)",
-			f.paneList, &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
+			noArgs(f.paneList), &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
 	)
 }
 

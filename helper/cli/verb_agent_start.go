@@ -77,7 +77,7 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 		return nil, UsageErrorf("say one place: --pane P, --window or --split h|v")
 	}
 	if c.IsSet(flagSplit) && opts.Split != "h" && opts.Split != "v" {
-		return nil, UsageErrorf("invalid --split %q (expected: h|v)", opts.Split)
+		return nil, InvalidValuef("invalid --split %q (expected: h|v)", opts.Split)
 	}
 	if c.IsSet(flagTimeout) {
 		if !opts.Wait {

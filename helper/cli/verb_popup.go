@@ -21,9 +21,6 @@ type popupOptions struct {
 }
 
 func (f *Factory) popup(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
-	}
 	opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
 	if opts.Open {
 		return popupOpenRun(c.Context, f, opts)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"io/fs"
 	"os"
@@ -48,8 +49,16 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	}
 	defer r.Close()
 	doc, notes, err := session.ParseResurrect(r, f.Now())
+	if errors.Is(err, bufio.ErrTooLong) {
+		return Errorf(CodeSaveInvalid, "not a tmux-resurrect save: %s has a line over 4 MiB", file)
+	}
 	if err != nil {
 		return err
+	}
+	// An import of nothing would write a save that restores nothing, under a name a later
+	// import or restore trusts.
+	if len(doc.Sessions) == 0 {
+		return Errorf(CodeSaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last", file)
 	}
 	return writeSave(f, sessionStore(f), opts.Name, doc, opts.Force, opts.JSON, notes)
 }
