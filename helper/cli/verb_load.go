@@ -104,6 +104,9 @@ func (f *Factory) unload(c *cli.Context) error {
 func loadRun(ctx context.Context, l *loadContext) error {
 	var failed, warnings []string
 	warnings = append(warnings, l.Settings.Problems()...)
+	if all, err := l.Client.Output(ctx, "show-options", "-g"); err == nil {
+		warnings = append(warnings, tmuxconf.OptionProblems(all)...)
+	}
 	hooks := map[string][]string{}
 	var keys []tmuxconf.Binding
 	for _, s := range loadSteps {
@@ -165,6 +168,11 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	}
 	if len(show) > 0 {
 		if err := say(ctx, l.Client, "taw: "+strings.Join(show, " · ")); err != nil {
+			return err
+		}
+	} else if l.Settings[noticeOption] != "" {
+		// A load with nothing new to say: what an earlier one kept for the next client is stale.
+		if _, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}); err != nil {
 			return err
 		}
 	}
