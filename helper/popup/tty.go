@@ -94,7 +94,7 @@ func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}
 							msg = err.Error()
 						}
 						refresh()
-						m.Err = msg
+						m.Said = msg
 					}
 				}
 			}

@@ -285,6 +285,9 @@ func (m *Model) footer() string {
 	if m.Err != "" {
 		return "\x1b[31m" + Fit(" "+clean(m.Err), m.Width) + fgDefault
 	}
+	if m.Said != "" {
+		return Fit(" "+clean(m.Said), m.Width)
+	}
 	help := " ↑↓ move  enter go  / filter  esc close"
 	if m.Filtering {
 		help = " ↑↓ move  enter go  backspace edit  esc clear"
