@@ -119,6 +119,8 @@ func NewApp(f *Factory) *cli.App {
 			newPluginCommand(f),
 			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", noArgs(f.load), loadFlags()...),
 			verb("unload", " ", "remove everything the plugin added to the running tmux server", noArgs(f.unload)),
+			verb("status", "[--json]", "say whether taw is loaded and what its last load had to say (bad settings, keys left alone, a build)",
+				noArgs(f.status), jsonFlag()),
 			newMuxCommand(f),
 			verb("version", "", "print taw's version", noArgs(f.version)),
 		},
