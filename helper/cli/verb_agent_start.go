@@ -108,6 +108,12 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 
 func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) error {
 	c := f.Tmux()
+	// Typed into a shell, a missing program is only "command not found" in a window left behind:
+	// look for it first, on the PATH panes get from tmux and on the caller's own.
+	tmuxPath, _ := c.Output(ctx, "show-environment", "-g", "PATH")
+	if !programOnPath(opts.Agent.Programs[0], strings.TrimPrefix(tmuxPath, "PATH="), f.Getenv("PATH")) {
+		return notInstalled(opts.Agent)
+	}
 	argv := append([]string{opts.Agent.Programs[0]}, opts.Args...)
 	var paneID string
 	switch {
@@ -183,6 +189,30 @@ func agentStartRun(ctx context.Context, f *Factory, opts *agentStartOptions) err
 	}{true, paneID, opts.Agent.ID, typedText(keys), nullable(state)})
 }
 
+// programOnPath says whether an executable file named name is in a folder of one of the PATH
+// lists.
+func programOnPath(name string, paths ...string) bool {
+	for _, list := range paths {
+		for _, dir := range filepath.SplitList(list) {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func notInstalled(a *agents.Agent) error {
+	how := "install it"
+	if len(a.Packages) > 0 {
+		how = "install it (its package is " + a.Packages[0] + ")"
+	}
+	return Errorf(CodeAgentNotInstalled, "%s is not installed: no program %s on PATH; %s, then start it again", a.Display, a.Programs[0], how)
+}
+
 // typedText is what the keys type, line by line.
 func typedText(keys []tmux.Cmd) string {
 	var lines []string
@@ -217,7 +247,7 @@ func waitReady(ctx context.Context, f *Factory, paneID, agentID string, timeout 
 		case <-wake:
 		case <-poll.C:
 		case <-deadline.C:
-			return p, Errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw watch --serve)", agentID, paneID, timeout, shownOrNone(p))
+			return p, Errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw status says, and taw load starts it)", agentID, paneID, timeout, shownOrNone(p))
 		case <-ctx.Done():
 			return p, ctx.Err()
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,11 +26,13 @@ func statusRun(ctx context.Context, f *Factory, opts *statusOptions) error {
 	}
 	loaded := s[loadedOption]
 	messages := loadMessages(s[statusOption])
+	watcher := watch.Running(f.LockDir())
 	if opts.JSON {
 		return writeJSONLine(f.IO.Out, struct {
-			Loaded   string   `json:"loaded"`
-			Messages []string `json:"messages"`
-		}{loaded, messages})
+			Loaded     string   `json:"loaded"`
+			WatcherPid int      `json:"watcher_pid"`
+			Messages   []string `json:"messages"`
+		}{loaded, watcher, messages})
 	}
 	switch {
 	case loaded == "" && s[tmuxconf.BinOption] == "":
@@ -38,6 +41,11 @@ func statusRun(ctx context.Context, f *Factory, opts *statusOptions) error {
 		fmt.Fprintln(f.IO.Out, "taw did not load: its messages below say why")
 	default:
 		fmt.Fprintf(f.IO.Out, "taw is loaded: %s\n", firstNonEmpty(loaded, s[tmuxconf.BinOption]))
+	}
+	if watcher > 0 {
+		fmt.Fprintf(f.IO.Out, "the watcher runs (pid %d)\n", watcher)
+	} else {
+		fmt.Fprintf(f.IO.Out, "no watcher runs: %s (or set -g %s on)\n", "taw load starts it", tmuxconf.SettingWatcher)
 	}
 	if len(messages) == 0 {
 		fmt.Fprintln(f.IO.Out, "the last load had nothing to report")
