@@ -76,7 +76,7 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {
 			return err
 		}
-		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore)
+		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore(tawHint(f)))
 		return err
 	}
 	return writeJSONLine(f.IO.Out, struct {

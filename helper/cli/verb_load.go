@@ -153,8 +153,8 @@ func loadRun(ctx context.Context, l *loadContext) error {
 		show = append(show, problems...)
 	}
 	// The welcome goes with the first load in a server, and again while no client has seen it.
-	if l.Settings.On(tmuxconf.SettingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
-		show = append(show, welcomeText(l.Settings))
+	if l.Settings.On(tmuxconf.SettingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings, tawHint(l.F)))) {
+		show = append(show, welcomeText(l.Settings, tawHint(l.F)))
 	}
 	if status != l.Settings[statusOption] && l.Announce != "" {
 		show = append(show, l.Announce)
@@ -193,8 +193,8 @@ func keyLeftAlone(k tmuxconf.Skipped) string {
 
 // welcomeText is the first load's word on how to see the agents and how to hide the word, short
 // enough for an 80-column status line.
-func welcomeText(s tmuxconf.Settings) string {
-	see := "taw agent list shows your agents"
+func welcomeText(s tmuxconf.Settings, taw string) string {
+	see := taw + " agent list shows your agents"
 	if key := s.Get(tmuxconf.SettingPopupKey); key != "none" && key != "off" {
 		see = "prefix " + key + " shows your agents"
 	}

@@ -58,7 +58,7 @@ func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	defer cancel()
 	wake := make(chan struct{}, 1)
 	go c.WaitLoop(ctx, panestate.SignalChannel, wake, waitBackstop)
-	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now)
+	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now, tawHint(f))
 	if err != nil || choice == "" {
 		return err
 	}

@@ -32,6 +32,8 @@ type Model struct {
 	// Said is the answer to the last answer key (what was typed, or why nothing was), shown in
 	// the footer until the next key: a refresh every second must not wipe it before it is read.
 	Said string
+	// Taw is how hints name taw so they work as typed: "taw", or its absolute path.
+	Taw string
 
 	PreviewPane  string
 	PreviewLines []string
