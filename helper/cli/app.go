@@ -304,8 +304,13 @@ func setUsageErrors(cmds []*cli.Command) {
 // groupAction answers a group (taw pane) called with no verb or an unknown one.
 func groupAction(c *cli.Context) error {
 	if c.NArg() == 0 {
-		_ = cli.ShowSubcommandHelp(c)
-		return UsageErrorf("%s needs a verb: run 'taw %s --help' for the list", c.Command.FullName(), c.Command.FullName())
+		var verbs []string
+		for _, sub := range c.Command.Subcommands {
+			if !sub.Hidden && sub.Name != "help" {
+				verbs = append(verbs, sub.Name)
+			}
+		}
+		return UsageErrorf("%s needs a verb (%s): run 'taw %s --help' for what each does", c.Command.FullName(), strings.Join(verbs, ", "), c.Command.FullName())
 	}
 	return UsageErrorf("unknown verb %q for %s: run 'taw %s --help' for the list", c.Args().First(), c.Command.FullName(), c.Command.FullName())
 }

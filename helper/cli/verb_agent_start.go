@@ -210,7 +210,7 @@ func notInstalled(a *agents.Agent) error {
 	if len(a.Packages) > 0 {
 		how = "install it (its package is " + a.Packages[0] + ")"
 	}
-	return Errorf(CodeAgentNotInstalled, "%s is not installed: no program %s on PATH; %s, then start it again", a.Display, a.Programs[0], how)
+	return Errorf(CodeAgentNotInstalled, "no program %s on PATH: %s is not installed; %s, then start it again", a.Programs[0], a.Display, how)
 }
 
 // typedText is what the keys type, line by line.
