@@ -68,6 +68,8 @@ func calledVerb(app *cli.App, args []string) string {
 // NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own
 // verb_*.go file.
 func NewApp(f *Factory) *cli.App {
+	// taw --version prints what taw version does: the version alone.
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 	app := &cli.App{
 		Name:            "taw",
 		Usage:           "make tmux agent-aware",
@@ -128,6 +130,7 @@ func NewApp(f *Factory) *cli.App {
 	setUsageErrors(app.Commands)
 	if cmds, at := invokedCommands(app, f.Args); helpMayShow(cmds, f.Args, at) {
 		setUsageLines("taw", cmds)
+		setHelpTails("", cmds)
 	}
 	return app
 }

@@ -40,7 +40,7 @@ type agentStartOptions struct {
 func agentStartFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `<pane>`"},
-		&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it (the default)"},
+		&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it, as taw does when no place is given"},
 		&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
 		&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 		&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},

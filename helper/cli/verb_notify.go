@@ -52,7 +52,7 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 	}
 	cfg, problems := config.Load(f.Getenv)
 	for _, p := range problems {
-		fmt.Fprintf(f.IO.ErrOut, "taw: %v (its default is used)\n", p)
+		fmt.Fprintf(f.IO.ErrOut, "taw: %v\n", p)
 	}
 	n, err := testNotification(ctx, f, opts)
 	if err != nil {

@@ -110,7 +110,7 @@ func (s popupSource) Screen(ctx context.Context, paneID string) ([]string, error
 	// popup shows the bottom of the screen.
 	if p, err := panestate.Read(ctx, s.c, paneID); err == nil {
 		if q, err := recordedPrompt(ctx, s.f, p); err == nil && q != nil {
-			lines = append(screenLines(out, 0), "", "asks: "+q.Summary(), "answer: y yes · n no · 1-9 an option")
+			lines = append(screenLines(out, 0), "", "asks: "+strings.TrimPrefix(q.Summary(), "asks: "), "answer: y yes · n no · 1-9 an option")
 		}
 	}
 	return lines, nil
