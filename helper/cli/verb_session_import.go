@@ -56,9 +56,9 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 		return err
 	}
 	// An import of nothing would write a save that restores nothing, under a name a later
-	// import or restore trusts.
-	if len(doc.Sessions) == 0 {
-		return Errorf(CodeSaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last", file)
+	// import or restore trusts: only with --force, as for a save of no panes.
+	if len(doc.Sessions) == 0 && !opts.Force {
+		return Errorf(CodeSaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last (--force imports it anyway)", file)
 	}
 	return writeSave(f, sessionStore(f), opts.Name, doc, opts.Force, opts.JSON, notes)
 }
