@@ -18,15 +18,16 @@ blocked() {
 	# A real agent waits for the person; the pretend one gives up after a while.
 	if [ -t 0 ]; then read -r _; else sleep 10; fi
 }
-idle() { report idle "done, waiting for you"; sleep 10; }
+# idle: the message says whether a turn just ended (done until you look) or none has begun.
+idle() { report idle "${1:-ready for a prompt}"; sleep 10; }
 trap '"$taw" pane release-agent "$TMUX_PANE" --source "demo:$name" --agent "$name" --seq $((seq + 1)) >/dev/null 2>&1; exit 0' INT TERM
 case $start in
 blocked) blocked ;;
 idle) idle ;;
-done) working 1.5 && idle ;;
+done) working 1.5 && idle "turn finished" ;;
 esac
 while :; do
 	working
 	blocked
-	idle
+	idle "turn finished"
 done

@@ -80,7 +80,7 @@ __taw_build_and_load() {
 		rm -rf "$lock" && mkdir "$lock" 2>/dev/null || return 0
 	fi
 	echo "${BASHPID:-$$}" >"$lock/pid"
-	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (a few seconds)"
+	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (seconds, or minutes on a busy machine)"
 	if __taw_build "$dir"; then
 		if __taw_lock "$dir"; then
 			__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"

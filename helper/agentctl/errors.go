@@ -12,6 +12,7 @@ const (
 	CodeAgentNotRunning      = "agent_not_running"
 	CodeAgentBlocked         = "agent_blocked"
 	CodeAgentNotReady        = "agent_not_ready"
+	CodeAgentNotInstalled    = "agent_not_installed"
 	CodeAgentNotBlocked      = "agent_not_blocked"
 	CodePromptChanged        = "prompt_changed"
 	CodePromptNotTaken       = "prompt_not_taken"

@@ -3,6 +3,7 @@ package agentctl
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,6 +63,12 @@ func CheckStart(a *agents.Agent, args []string) error {
 func (c *Ctl) Start(ctx context.Context, opts StartOptions) (Started, error) {
 	if err := CheckStart(opts.Agent, opts.Args); err != nil {
 		return Started{}, err
+	}
+	// Typed into a shell, a missing program is only "command not found" in a window left behind:
+	// look for it first, on the PATH panes get from tmux and on the caller's own.
+	tmuxPath, _ := c.Tmux.Output(ctx, "show-environment", "-g", "PATH")
+	if !programOnPath(opts.Agent.Programs[0], strings.TrimPrefix(tmuxPath, "PATH="), c.getenv("PATH")) {
+		return Started{}, notInstalled(opts.Agent)
 	}
 	argv := append([]string{opts.Agent.Programs[0]}, opts.Args...)
 	var paneID string
@@ -150,11 +157,7 @@ func typedText(keys []tmux.Cmd) string {
 // no rule is idle only by the fallback: an agent still starting draws nothing yet, and text
 // typed then is lost.
 func (c *Ctl) waitReady(ctx context.Context, paneID, agentID string, timeout time.Duration) (panestate.Pane, error) {
-	getenv := c.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	rules, _ := detect.Load(getenv)
+	rules, _ := detect.Load(c.getenv)
 	set := rules.Set(agentID)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -179,7 +182,7 @@ func (c *Ctl) waitReady(ctx context.Context, paneID, agentID string, timeout tim
 		case <-wake:
 		case <-poll.C:
 		case <-deadline.C:
-			return p, errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw watch --serve)", agentID, paneID, timeout, ShownOrNone(p))
+			return p, errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw status says, and taw load starts it)", agentID, paneID, timeout, ShownOrNone(p))
 		case <-ctx.Done():
 			return p, ctx.Err()
 		}
@@ -229,3 +232,35 @@ func WaitShell(ctx context.Context, c *tmux.Client, paneID string) error {
 
 // AtShellPrompt says whether the pane's foreground program is a shell.
 func AtShellPrompt(p panestate.Pane) bool { return shellquote.IsShell(p.Command) }
+
+// getenv reads the caller's environment: Getenv, or the process's own.
+func (c *Ctl) getenv(k string) string {
+	if c.Getenv != nil {
+		return c.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+// programOnPath says whether an executable file named name is in a folder of one of the PATH
+// lists.
+func programOnPath(name string, paths ...string) bool {
+	for _, list := range paths {
+		for _, dir := range filepath.SplitList(list) {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func notInstalled(a *agents.Agent) error {
+	how := "install it"
+	if len(a.Packages) > 0 {
+		how = "install it (its package is " + a.Packages[0] + ")"
+	}
+	return errorf(CodeAgentNotInstalled, "no program %s on PATH: %s is not installed; %s, then start it again", a.Programs[0], a.Display, how)
+}

@@ -30,6 +30,9 @@ func Main(f *Factory) int {
 		return ExitInterrupted
 	}
 	e := AsError(helpTopicError(err, f.Args))
+	if e.Code == CodeUsage && !strings.Contains(e.Message, "--help") {
+		e.Message += fmt.Sprintf(": run '%s --help' for the usage", calledVerb(app, f.Args))
+	}
 	writeError(f.IO.ErrOut, e)
 	return e.Exit
 }
@@ -56,9 +59,39 @@ func helpTopicError(err error, args []string) error {
 	return UsageErrorf("no help topic %s for %s: run '%s --help' for the list", strings.TrimPrefix(err.Error(), "No help topic for "), group, group)
 }
 
+// calledVerb is the verb a call names, as far as taw knows it ("taw agent read"): where a usage
+// error sends the person for help.
+func calledVerb(app *cli.App, args []string) string {
+	path, cmds, flags := []string{"taw"}, app.Commands, app.Flags
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if isFlag(a) {
+			if takesValue(flags, a) {
+				i++
+			}
+			continue
+		}
+		c := findCommand(cmds, a)
+		if c == nil {
+			break
+		}
+		path = append(path, c.Name)
+		if len(c.Subcommands) == 0 {
+			break
+		}
+		cmds, flags = c.Subcommands, c.Flags
+	}
+	return strings.Join(path, " ")
+}
+
 // NewApp lists taw's verbs and verb groups; each verb's parsing and run live in its own
 // verb_*.go file.
 func NewApp(f *Factory) *cli.App {
+	// taw --version prints what taw version does: the version alone.
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 	app := &cli.App{
 		Name:            "taw",
 		Usage:           "make tmux agent-aware",
@@ -104,10 +137,10 @@ func NewApp(f *Factory) *cli.App {
 			newIntegrationCommand(f),
 			newAgentCommand(f),
 			verb("popup", "[--open] [--client <name>]", "the agents popup: every agent, most urgent first; Enter goes to it",
-				f.popup, &cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"}, clientFlag()),
+				noArgs(f.popup), &cli.BoolFlag{Name: flagOpen, Usage: "open it in a tmux popup on the client (what the popup key runs)"}, clientFlag()),
 			newSessionCommand(f),
 			verb("watch", "[--once] [--interval <duration>] [--json]", "run the pane watcher in the foreground (the plugin runs one per server in the background)",
-				f.watch, watchFlags()...),
+				noArgs(f.watch), watchFlags()...),
 			newDetectCommand(f),
 			hidden(verb("herdr-socket", "--socket <path>", "serve herdr's socket protocol for this tmux server (the plugin runs it when @agent-wizard-herdr-socket is on)",
 				f.herdrSocket, herdrSocketFlags()...)),
@@ -115,15 +148,18 @@ func NewApp(f *Factory) *cli.App {
 			newConfigCommand(f),
 			newNotifyCommand(f),
 			newPluginCommand(f),
-			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", f.load, loadFlags()...),
-			verb("unload", " ", "remove everything the plugin added to the running tmux server", f.unload),
+			verb("load", " ", "load the plugin into the running tmux server (taw.tmux runs this)", noArgs(f.load), loadFlags()...),
+			verb("unload", " ", "remove everything the plugin added to the running tmux server", noArgs(f.unload)),
+			verb("status", "[--json]", "say whether taw is loaded and what its last load had to say (bad settings, keys left alone, a build)",
+				noArgs(f.status), jsonFlag()),
 			newMuxCommand(f),
-			verb("version", "", "print taw's version", f.version),
+			verb("version", "", "print taw's version", noArgs(f.version)),
 		},
 	}
 	setUsageErrors(app.Commands)
 	if cmds, at := invokedCommands(app, f.Args); helpMayShow(cmds, f.Args, at) {
 		setUsageLines("taw", cmds)
+		setHelpTails("", cmds)
 	}
 	return app
 }
@@ -245,18 +281,42 @@ func usageLine(full string, c *cli.Command) string {
 }
 
 func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
-	// The verb's own name is not its full name while its flags are parsed: climb the lineage.
+	path := strings.Fields(verbName(c))
+	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
+	if strings.HasPrefix(err.Error(), "invalid value ") {
+		return InvalidValuef("%s: run '%s --help' for the usage", flagValueMessage(err.Error()), strings.Join(path, " "))
+	}
+	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+}
+
+// verbName is the verb's whole name, "agent list" (a verb's own name is only its last word, and
+// c.Command.FullName is not set yet while its flags are parsed): climb the lineage.
+func verbName(c *cli.Context) string {
 	var path []string
 	for _, cc := range c.Lineage() {
 		if cc.Command != nil && cc.Command.Name != "" && (len(path) == 0 || path[0] != cc.Command.Name) {
 			path = append([]string{cc.Command.Name}, path...)
 		}
 	}
-	// A value urfave/cli could not read for its flag's type is a bad value, not a malformed call.
-	if strings.HasPrefix(err.Error(), "invalid value ") {
-		return InvalidValuef("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+	return strings.Join(path, " ")
+}
+
+// flagValueMessage rewrites the flag library's `invalid value "x" for flag -n: parse error` as
+// `invalid --n "x": not a whole number`, in the words of taw's own checks.
+func flagValueMessage(msg string) string {
+	rest := strings.TrimPrefix(msg, "invalid value ")
+	value, rest, ok := strings.Cut(rest, " for flag -")
+	if !ok {
+		return msg
 	}
-	return UsageErrorf("%s: run '%s --help' for the usage", err, strings.Join(path, " "))
+	name, why, _ := strings.Cut(rest, ": ")
+	switch {
+	case strings.Contains(why, "out of range"):
+		why = "the number is out of range"
+	case strings.Contains(why, "parse error"), strings.Contains(why, "invalid syntax"):
+		why = "not a whole number"
+	}
+	return fmt.Sprintf("invalid --%s %s: %s", strings.TrimLeft(name, "-"), value, why)
 }
 
 func setUsageErrors(cmds []*cli.Command) {
@@ -276,8 +336,13 @@ func setUsageErrors(cmds []*cli.Command) {
 // groupAction answers a group (taw pane) called with no verb or an unknown one.
 func groupAction(c *cli.Context) error {
 	if c.NArg() == 0 {
-		_ = cli.ShowSubcommandHelp(c)
-		return UsageErrorf("%s needs a verb: run 'taw %s --help' for the list", c.Command.FullName(), c.Command.FullName())
+		var verbs []string
+		for _, sub := range c.Command.Subcommands {
+			if !sub.Hidden && sub.Name != "help" {
+				verbs = append(verbs, sub.Name)
+			}
+		}
+		return UsageErrorf("%s needs a verb (%s): run 'taw %s --help' for what each does", c.Command.FullName(), strings.Join(verbs, ", "), c.Command.FullName())
 	}
 	return UsageErrorf("unknown verb %q for %s: run 'taw %s --help' for the list", c.Args().First(), c.Command.FullName(), c.Command.FullName())
 }
@@ -300,7 +365,7 @@ func newPaneCommand(f *Factory) *cli.Command {
 		verb("explain", "<pane> [--json]", "say which signal decided a pane's agent and state, and why",
 			oneArg("pane explain takes one pane: taw pane explain <pane> [--json]", f.paneExplain), jsonObjectFlag()),
 		verb("list", "[--session <name>] [--json]", "list every pane of the server and its agent (JSON when piped or with --json)",
-			f.paneList, &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
+			noArgs(f.paneList), &cli.StringFlag{Name: flagSession, Usage: "list only the panes of session `<name>`"}, jsonFlag()),
 	)
 	pane.Subcommands = append(pane.Subcommands, paneControlVerbs(f)...)
 	return pane

@@ -113,6 +113,21 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
+// noArgs is the action of a verb that takes no argument, neither before nor after "--": it refuses
+// any (usage) before action runs, so a call with one too many changes nothing.
+func noArgs(action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		positional, after, dashDash := splitArgs(c)
+		switch {
+		case len(positional) > 0:
+			return UsageErrorf("%s takes no arguments, got %q", verbName(c), positional[0])
+		case dashDash || len(after) > 0:
+			return UsageErrorf("%s takes nothing after --", verbName(c))
+		}
+		return action(c)
+	}
+}
+
 // oneArg is the action of a verb that takes exactly one positional argument: it runs action
 // with it, or gives the usage error msg. What follows "--" is the verb's own business.
 func oneArg(msg string, action func(c *cli.Context, arg string) error) cli.ActionFunc {

@@ -35,13 +35,16 @@ const (
 
 // Error codes of the verbs that act on an agent.
 const (
-	CodeAgentBlocked    = "agent_blocked"
-	CodeAgentNotReady   = "agent_not_ready"
-	CodeAgentNotBlocked = "agent_not_blocked"
-	CodePromptChanged   = "prompt_changed"
-	CodePromptNotTaken  = "prompt_not_taken"
-	CodeAnswerNotTaken  = "answer_not_taken"
-	CodeAnswerPending   = "answer_pending"
+	CodeAgentBlocked  = "agent_blocked"
+	CodeAgentNotReady = "agent_not_ready"
+	// CodeAgentNotInstalled: taw agent start found no program of the agent on the PATH of tmux
+	// or of the caller; nothing was started.
+	CodeAgentNotInstalled = "agent_not_installed"
+	CodeAgentNotBlocked   = "agent_not_blocked"
+	CodePromptChanged     = "prompt_changed"
+	CodePromptNotTaken    = "prompt_not_taken"
+	CodeAnswerNotTaken    = "answer_not_taken"
+	CodeAnswerPending     = "answer_pending"
 )
 
 // Error is an error with a stable code and an exit status.

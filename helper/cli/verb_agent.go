@@ -21,16 +21,16 @@ const (
 func newAgentCommand(f *Factory) *cli.Command {
 	return group("agent", "see, wait for, go to, start, prompt and answer the agents of every session",
 		verb("list", "[--json]", "list every agent of the server (JSON when piped or with --json)",
-			f.agentList, jsonFlag()),
+			noArgs(f.agentList), jsonFlag()),
 		verb("get", "<pane|agent> [--json]", "print one agent, named by its pane or by its agent's name when only one runs (JSON when piped or with --json)",
 			oneArg("agent get takes one target: taw agent get <pane|agent>", f.agentGet), jsonFlag()),
 		verb("wait", "<pane|agent> [--until {idle|done|working|blocked|unknown}]... [--timeout <duration>] [--changed]", "wait until an agent is in one of the given states, then print it as JSON",
 			oneArg("agent wait takes one target: taw agent wait <pane|agent> [--until <state>]... [--timeout <duration>]", f.agentWait), agentWaitFlags()...),
 		verb("next", "[--client <name>]", "go to the next agent that needs you: blocked ones first, then done ones, cycling",
-			f.agentNext, clientFlag()),
+			noArgs(f.agentNext), clientFlag()),
 		verb("focus", "<pane|agent> [--client <name>]", "go to an agent's pane, switching session and window as needed",
 			oneArg("agent focus takes one target: taw agent focus <pane|agent> [--client <name>]", f.agentFocus), clientFlag()),
-		hidden(verb("seen", "", "mark the panes attached clients show as seen (taw's hooks run this)", f.agentSeen)),
+		hidden(verb("seen", "", "mark the panes attached clients show as seen (taw's hooks run this)", noArgs(f.agentSeen))),
 		verb("start", "<agent> [--pane P | --window | --split h|v] [--cwd DIR] [--wait [--timeout D]] [-- ARGS...]", "start a known agent in a new window, a split or a pane at its shell prompt",
 			f.agentStart, agentStartFlags()...),
 		verb("prompt", "<pane|agent> <text> [--wait] [--until <state>]... [--timeout <duration>] [--json]", "type a prompt into an agent's input as a paste and submit it; refuses while the agent is blocked",
@@ -53,9 +53,6 @@ type agentListOptions struct {
 }
 
 func (f *Factory) agentList(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("agent list takes no arguments, got %q: taw agent list [--json]", positional[0])
-	}
 	return agentListRun(c.Context, f, &agentListOptions{JSON: wantJSON(f, c)})
 }
 
@@ -78,7 +75,7 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 		if err := writeTable(f.IO.Out, []paneColumn{colState, colAgent, colTarget, colPane, colFor, colDir, colMessage}, views, f.Now(), f.Getenv("HOME")); err != nil || len(views) > 0 {
 			return err
 		}
-		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore)
+		_, err := fmt.Fprintf(f.IO.Out, "%s; %s\n", popup.NoAgentsHint, popup.NoAgentsMore(tawHint(f)))
 		return err
 	}
 	return writeJSONLine(f.IO.Out, struct {

@@ -41,7 +41,7 @@ func (f *Factory) agentAnswer(c *cli.Context, target string) error {
 	if c.IsSet(flagOption) {
 		n, err := strconv.Atoi(c.String(flagOption))
 		if err != nil || n < 1 || n > 99 {
-			return UsageErrorf("invalid --option %q (expected the number of one of the dialog's options)", c.String(flagOption))
+			return InvalidValuef("invalid --option %q (expected the number of one of the dialog's options)", c.String(flagOption))
 		}
 		opts.Option = n
 	}

@@ -15,9 +15,6 @@ type agentNextOptions struct {
 }
 
 func (f *Factory) agentNext(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("agent next takes no arguments, got %q: taw agent next [--client <name>]", positional[0])
-	}
 	return agentNextRun(c.Context, f, &agentNextOptions{Client: c.String(flagClient)})
 }
 

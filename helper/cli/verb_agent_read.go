@@ -28,7 +28,7 @@ func (f *Factory) agentRead(c *cli.Context, target string) error {
 	if c.IsSet(flagLines) {
 		n, err := strconv.Atoi(c.String(flagLines))
 		if err != nil || n < 1 || n > 100000 {
-			return UsageErrorf("invalid --lines %q (expected a number from 1 to 100000)", c.String(flagLines))
+			return InvalidValuef("invalid --lines %q (expected a number from 1 to 100000)", c.String(flagLines))
 		}
 		opts.Lines = n
 	}

@@ -35,7 +35,7 @@ type agentStartOptions struct {
 func agentStartFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagPane, Usage: "type the command at the shell prompt of pane `<pane>`"},
-		&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it (the default)"},
+		&cli.BoolFlag{Name: flagWindow, Usage: "open a new window for it, as taw does when no place is given"},
 		&cli.StringFlag{Name: flagSplit, Usage: "split the calling pane in `<direction>` h (side by side) or v (one over the other)"},
 		&cli.StringFlag{Name: flagCwd, Usage: "start it in `<dir>`"},
 		&cli.BoolFlag{Name: flagWait, Usage: "return once the agent is ready for input"},
@@ -81,7 +81,7 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 		return nil, UsageErrorf("say one place: --pane P, --window or --split h|v")
 	}
 	if c.IsSet(flagSplit) && opts.Split != "h" && opts.Split != "v" {
-		return nil, UsageErrorf("invalid --split %q (expected: h|v)", opts.Split)
+		return nil, InvalidValuef("invalid --split %q (expected: h|v)", opts.Split)
 	}
 	if c.IsSet(flagTimeout) {
 		if !opts.Wait {

@@ -29,24 +29,18 @@ func newConfigCommand(f *Factory) *cli.Command {
 		configPrintVerb(f, "path", "print where taw reads its configuration file",
 			func() string { return config.Path(f.Getenv) + "\n" }),
 		verb("check", "[--file <path>]", "report unknown keys and bad values of the configuration file, with their lines",
-			f.configCheck, &cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"}),
+			noArgs(f.configCheck), &cli.StringFlag{Name: flagConfigFile, Usage: "check the file at `<path>` instead of the one taw reads"}),
 	)
 }
 
 func configPrintVerb(f *Factory, name, usage string, text func() string) *cli.Command {
-	return verb(name, " ", usage, func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return UsageErrorf("config %s takes no arguments", name)
-		}
+	return verb(name, " ", usage, noArgs(func(c *cli.Context) error {
 		_, err := fmt.Fprint(f.IO.Out, text())
 		return err
-	})
+	}))
 }
 
 func (f *Factory) configCheck(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("config check takes no arguments: taw config check [--file <path>]")
-	}
 	opts := &configCheckOptions{File: c.String(flagConfigFile)}
 	return f.runOr(opts, func() error { return configCheckRun(f, opts) })
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/taw-tmux/taw/helper/binlink"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +22,10 @@ import (
 // taw integration install|uninstall|status [<agent>...], and the hidden herdr-env verb the
 // plugin's load step calls for @agent-wizard-herdr-env.
 const (
-	flagIntegrationYes = "yes"
-	flagHerdrBin       = "bin"
+	flagIntegrationYes    = "yes"
+	flagIntegrationLink   = "link"
+	flagIntegrationNoLink = "no-link"
+	flagHerdrBin          = "bin"
 )
 
 // Stable error codes of the integration verbs (documented in docs/integrations.md).
@@ -35,6 +39,7 @@ type integrationOptions struct {
 	Verb    string // install, uninstall or status
 	Agents  []string
 	Yes     bool
+	Link    *bool // install: link taw into ~/.local/bin (nil: ask on a terminal, else only say how)
 	JSON    bool
 	Manager func() (*integration.Manager, error)
 }
@@ -42,7 +47,9 @@ type integrationOptions struct {
 func newIntegrationCommand(f *Factory) *cli.Command {
 	return group("integration", "install taw's hooks and plugins into coding agents",
 		integrationVerb(f, "install", "install the integrations of the agents named, or of those found on PATH",
-			&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"}),
+			&cli.BoolFlag{Name: flagIntegrationYes, Aliases: []string{"y"}, Usage: "install the agents found on PATH without asking"},
+			&cli.BoolFlag{Name: flagIntegrationLink, Usage: "link taw into ~/.local/bin when no taw is on PATH, without asking"},
+			&cli.BoolFlag{Name: flagIntegrationNoLink, Usage: "do not link taw into ~/.local/bin, and do not ask"}),
 		integrationVerb(f, "uninstall", "remove taw's entries and files from the agents named, or from every agent where they are installed"),
 		integrationVerb(f, "status", "say where each integration is installed, not installed or outdated",
 			jsonFlagSaying("print JSON")),
@@ -58,6 +65,13 @@ func integrationVerb(f *Factory, name, usage string, flags ...cli.Flag) *cli.Com
 			Verb: name, Agents: append(positional, after...),
 			Yes: name == "install" && c.Bool(flagIntegrationYes), JSON: name == "status" && c.Bool(flagJSON),
 			Manager: func() (*integration.Manager, error) { return integrationManager(f) },
+		}
+		if name == "install" && c.Bool(flagIntegrationLink) && c.Bool(flagIntegrationNoLink) {
+			return UsageErrorf("--link and --no-link do not go together")
+		}
+		if name == "install" && (c.Bool(flagIntegrationLink) || c.Bool(flagIntegrationNoLink)) {
+			link := c.Bool(flagIntegrationLink)
+			opts.Link = &link
 		}
 		for _, a := range opts.Agents {
 			if _, ok := integration.Lookup(a); !ok {
@@ -86,6 +100,9 @@ func integrationRun(f *Factory, opts *integrationOptions) error {
 	}
 	targets, err := integrationTargets(f, m, opts)
 	if err != nil || targets == nil {
+		if err == nil && opts.Verb == "install" {
+			offerLink(f, opts.Link)
+		}
 		return err
 	}
 	if opts.Verb == "status" {
@@ -106,7 +123,68 @@ func integrationRun(f *Factory, opts *integrationOptions) error {
 		}
 		printIntegrationResult(f, m, t, opts.Verb, res)
 	}
+	if opts.Verb == "install" {
+		offerLink(f, opts.Link)
+	}
 	return integrationError(failed)
+}
+
+// offerLink puts taw on PATH when it is not there, with the person's consent (--link, or yes to
+// the question on a terminal): the hooks need no taw on PATH, but the person typing taw does.
+// Without consent it says how, in words that work as written.
+func offerLink(f *Factory, link *bool) {
+	bin, err := tawBinary(f)
+	if err != nil || tawOnPath(f, bin) {
+		return
+	}
+	home := f.Getenv("HOME")
+	dir := binlink.Dir(home)
+	if link == nil && f.IO.StdoutTTY {
+		fmt.Fprintf(f.IO.Out, "taw is not on PATH: link it into %s? [y/N] ", dir)
+		answer, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+		yes := strings.ToLower(strings.TrimSpace(answer)) == "y" || strings.ToLower(strings.TrimSpace(answer)) == "yes"
+		link = &yes
+	}
+	if link == nil || !*link {
+		fmt.Fprintf(f.IO.Out, "note: taw is not on PATH: %s integration install --link links it into %s\n", shellquote.Quoted(bin), dir)
+		return
+	}
+	made, err := binlink.Link(home, bin)
+	switch {
+	case err != nil:
+		fmt.Fprintf(f.IO.Out, "note: taw was not linked: %v\n", err)
+		return
+	case made:
+		fmt.Fprintf(f.IO.Out, "linked %s to %s\n", filepath.Join(dir, "taw"), bin)
+	}
+	if !pathHolds(f.Getenv("PATH"), dir) {
+		fmt.Fprintf(f.IO.Out, "note: %s is not on your PATH: add it (in ~/.profile: PATH=\"$HOME/.local/bin:$PATH\"), then open a new shell\n", dir)
+	}
+}
+
+// tawOnPath says whether the taw a shell finds on PATH is this one.
+func tawOnPath(f *Factory, bin string) bool {
+	p, err := f.LookPath("taw")
+	return err == nil && binlink.Same(p, bin)
+}
+
+func pathHolds(path, dir string) bool {
+	for _, d := range filepath.SplitList(path) {
+		if filepath.Clean(d) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// tawHint is how a hint names taw so that it works as written: taw when the taw on PATH is this
+// one, else its absolute path.
+func tawHint(f *Factory) string {
+	bin, err := tawBinary(f)
+	if err != nil || tawOnPath(f, bin) {
+		return "taw"
+	}
+	return shellquote.Quoted(bin)
 }
 
 // integrationTargets resolves the agents a verb works on: those named, else for install the ones
@@ -141,7 +219,7 @@ func integrationTargets(f *Factory, m *integration.Manager, opts *integrationOpt
 	}
 	switch {
 	case opts.Verb == "install" && len(targets) == 0:
-		fmt.Fprintf(f.IO.Out, "found no agent on PATH that taw integrates with; name one: taw integration install <agent> (%s)\n", strings.Join(integration.IDs(), ", "))
+		fmt.Fprintf(f.IO.Out, "found no agent on PATH that taw integrates with; name one: %s integration install <agent> (%s)\n", tawHint(f), strings.Join(integration.IDs(), ", "))
 		return nil, nil
 	case opts.Verb == "install":
 		fmt.Fprintf(f.IO.Out, "found on PATH: %s\n", strings.Join(names, ", "))

@@ -110,6 +110,9 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	if p := filelock.RuntimeProblem(l.F.Getenv, ""); p != "" {
 		warnings = append(warnings, p)
 	}
+	if all, err := l.Client.Output(ctx, "show-options", "-g"); err == nil {
+		warnings = append(warnings, tmuxconf.OptionProblems(all)...)
+	}
 	hooks := map[string][]string{}
 	var keys []tmuxconf.Binding
 	for _, s := range loadSteps {
@@ -156,8 +159,8 @@ func loadRun(ctx context.Context, l *loadContext) error {
 		show = append(show, problems...)
 	}
 	// The welcome goes with the first load in a server, and again while no client has seen it.
-	if l.Settings.On(tmuxconf.SettingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings))) {
-		show = append(show, welcomeText(l.Settings))
+	if l.Settings.On(tmuxconf.SettingWelcome) && (l.Settings[tmuxconf.BinOption] == "" || strings.Contains(l.Settings[noticeOption], welcomeText(l.Settings, tawHint(l.F)))) {
+		show = append(show, welcomeText(l.Settings, tawHint(l.F)))
 	}
 	if status != l.Settings[statusOption] && l.Announce != "" {
 		show = append(show, l.Announce)
@@ -171,6 +174,11 @@ func loadRun(ctx context.Context, l *loadContext) error {
 	}
 	if len(show) > 0 {
 		if err := say(ctx, l.Client, "taw: "+strings.Join(show, " · ")); err != nil {
+			return err
+		}
+	} else if l.Settings[noticeOption] != "" {
+		// A load with nothing new to say: what an earlier one kept for the next client is stale.
+		if _, err := l.Client.Run(ctx, tmux.Cmd{"set-option", "-gqu", noticeOption}); err != nil {
 			return err
 		}
 	}
@@ -191,8 +199,8 @@ func keyLeftAlone(k tmuxconf.Skipped) string {
 
 // welcomeText is the first load's word on how to see the agents and how to hide the word, short
 // enough for an 80-column status line.
-func welcomeText(s tmuxconf.Settings) string {
-	see := "taw agent list shows your agents"
+func welcomeText(s tmuxconf.Settings, taw string) string {
+	see := taw + " agent list shows your agents"
 	if key := s.Get(tmuxconf.SettingPopupKey); key != "none" && key != "off" {
 		see = "prefix " + key + " shows your agents"
 	}

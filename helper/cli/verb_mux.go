@@ -48,7 +48,7 @@ const detachKey = 0x1d
 func newMuxCommand(f *Factory) *cli.Command {
 	return group("mux", "serve the Conmux v1 wire protocol over tmux panes, and talk to it",
 		verb("serve", "[--socket <path>] [--log <path>]", "run the daemon in the foreground until KillServer, SIGTERM or SIGINT",
-			f.muxServe, socketFlag(), &cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"}),
+			noArgs(f.muxServe), socketFlag(), &cli.StringFlag{Name: flagMuxLog, Usage: "append connection events to `<path>` (rolled to path.1 past 1 MiB)"}),
 		verb("call", "[--socket <path>] [--timeout <seconds>] <op-json>", "send one operation (a MuxOp in JSON) and print the reply as one JSON line",
 			oneArgOnly(`mux call takes one operation as JSON: taw mux call '"ListPanes"' or taw mux call '{"KillTree":{"pane_id":"p1"}}'`, f.muxCall),
 			socketFlag(), &cli.Float64Flag{Name: flagTimeout, Value: 30, Usage: "give up after `<seconds>` without a reply"}),
@@ -80,9 +80,6 @@ type muxServeOptions struct {
 }
 
 func (f *Factory) muxServe(c *cli.Context) error {
-	if positional, after, _ := splitArgs(c); len(positional) > 0 || len(after) > 0 {
-		return UsageErrorf("mux serve takes no arguments: taw mux serve [--socket <path>]")
-	}
 	opts := &muxServeOptions{Socket: c.String(flagMuxSocket), Log: c.String(flagMuxLog)}
 	if opts.Socket == "" {
 		opts.Socket, opts.Private = daemon.DefaultSocket(f.Getenv), true

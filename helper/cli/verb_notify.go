@@ -30,15 +30,12 @@ type notifyTestOptions struct {
 func newNotifyCommand(f *Factory) *cli.Command {
 	return group("notify", "notifications: see what the user would get",
 		verb("test", "[--kind {blocked|finished}] [--pane <pane>]", "send one notification on every enabled channel and print what was sent",
-			f.notifyTest, &cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
+			noArgs(f.notifyTest), &cli.StringFlag{Name: flagNotifyKind, Value: string(notify.KindBlocked), Usage: "the `<kind>`: blocked (needs a decision) or finished"},
 			&cli.StringFlag{Name: flagPane, Usage: "the `<pane>` the notification is about (default: the calling pane)"}),
 	)
 }
 
 func (f *Factory) notifyTest(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("notify test takes no arguments: taw notify test [--kind {blocked|finished}] [--pane <pane>]")
-	}
 	kind := notify.Kind(c.String(flagNotifyKind))
 	if kind != notify.KindBlocked && kind != notify.KindFinished {
 		return InvalidValuef("invalid --kind %q (expected: blocked|finished)", kind)
@@ -55,7 +52,7 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 	}
 	cfg, problems := config.Load(f.Getenv)
 	for _, p := range problems {
-		fmt.Fprintf(f.IO.ErrOut, "taw: %v (its default is used)\n", p)
+		fmt.Fprintf(f.IO.ErrOut, "taw: %v\n", p)
 	}
 	n, err := testNotification(ctx, f, opts)
 	if err != nil {

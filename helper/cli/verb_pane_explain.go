@@ -202,7 +202,7 @@ func writeExplainText(w io.Writer, e *watch.Explanation, v explainView) error {
 		line("agent: %s, %s", e.Agent, e.State)
 	}
 	if v.Pane.Prompt != nil {
-		line("asks: %s", v.Pane.Prompt.Summary())
+		line("asks: %s", strings.TrimPrefix(v.Pane.Prompt.Summary(), "asks: "))
 	}
 	line("decided by: %s: %s", e.DecidedBy, e.Why)
 	if r.Source != "" {

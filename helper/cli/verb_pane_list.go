@@ -15,9 +15,6 @@ type paneListOptions struct {
 }
 
 func (f *Factory) paneList(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("pane list takes no arguments, got %q: taw pane list [--session <name>] [--json]", positional[0])
-	}
 	return paneListRun(c.Context, f, &paneListOptions{Session: c.String(flagSession), JSON: wantJSON(f, c)})
 }
 

@@ -34,7 +34,7 @@ const (
 
 func newPluginCommand(f *Factory) *cli.Command {
 	return group("plugin", "link, list and run plugins (folders with a taw-plugin.toml)",
-		verb("list", "[--json]", "list linked plugins", f.pluginList, jsonFlagSaying("one JSON object per plugin, one a line")),
+		verb("list", "[--json]", "list linked plugins", noArgs(f.pluginList), jsonFlagSaying("one JSON object per plugin, one a line")),
 		verb("link", "<folder> [--disabled]", "link the plugin in a folder (its taw-plugin.toml is checked first)",
 			oneArg("plugin link takes one folder: taw plugin link <folder> [--disabled]", f.pluginLink), &cli.BoolFlag{Name: flagPluginDisabled, Usage: "link it disabled"}),
 		pluginIDVerb(f, "unlink", "forget a linked plugin (its folder is left as it is)", pluginUnlink),

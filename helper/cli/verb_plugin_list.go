@@ -24,9 +24,6 @@ type pluginView struct {
 }
 
 func (f *Factory) pluginList(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("plugin list takes no arguments: taw plugin list [--json]")
-	}
 	if _, err := f.readRegistry(); err != nil {
 		return err
 	}

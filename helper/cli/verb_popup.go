@@ -21,9 +21,6 @@ type popupOptions struct {
 }
 
 func (f *Factory) popup(c *cli.Context) error {
-	if positional, _, _ := splitArgs(c); len(positional) > 0 {
-		return UsageErrorf("popup takes no arguments, got %q: taw popup [--open] [--client <name>]", positional[0])
-	}
 	opts := &popupOptions{Client: c.String(flagClient), Open: c.Bool(flagOpen)}
 	if opts.Open {
 		return popupOpenRun(c.Context, f, opts)
@@ -61,7 +58,7 @@ func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	defer cancel()
 	wake := make(chan struct{}, 1)
 	go c.WaitLoop(ctx, panestate.SignalChannel, wake, waitBackstop)
-	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now)
+	choice, err := popup.Run(ctx, in, out, popupSource{f: f, c: c}, wake, f.Now, tawHint(f))
 	if err != nil || choice == "" {
 		return err
 	}
@@ -113,7 +110,7 @@ func (s popupSource) Screen(ctx context.Context, paneID string) ([]string, error
 	// popup shows the bottom of the screen.
 	if p, err := panestate.Read(ctx, s.c, paneID); err == nil {
 		if q, err := recordedPrompt(ctx, s.f, p); err == nil && q != nil {
-			lines = append(screenLines(out, 0), "", "asks: "+q.Summary(), "answer: y yes · n no · 1-9 an option")
+			lines = append(screenLines(out, 0), "", "asks: "+strings.TrimPrefix(q.Summary(), "asks: "), "answer: y yes · n no · 1-9 an option")
 		}
 	}
 	return lines, nil

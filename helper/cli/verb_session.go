@@ -24,20 +24,20 @@ const (
 func newSessionCommand(f *Factory) *cli.Command {
 	return group("session", "save and restore tmux sessions, each agent resumed in its own pane",
 		verb("save", "[--name <name>] [--force] [--json]", "save every session, window and pane, with each pane's agent and resume command",
-			f.sessionSave, sessionNameFlag(session.DefaultName, "save under `<name>`"), forceFlag(), sessionJSONFlag()),
+			noArgs(f.sessionSave), sessionNameFlag(session.DefaultName, "save under `<name>`"), forceFlag(), sessionJSONFlag()),
 		verb("restore", "[--name <name>] [--backup <n>] [--wait <duration>] [--json]", "recreate the saved sessions that are missing and resume each pane's agent",
-			f.sessionRestore, sessionRestoreFlags()...),
+			noArgs(f.sessionRestore), sessionRestoreFlags()...),
 		verb("list", "[--json]", "list the saves (JSON when stdout is not a terminal)",
-			f.sessionList, sessionJSONFlag()),
+			noArgs(f.sessionList), sessionJSONFlag()),
 		verb("delete", "<name> [--json]", "delete a save and its earlier copies",
 			oneArgOnly("session delete takes one save name: taw session delete <name>", f.sessionDelete), sessionJSONFlag()),
 		verb("import-resurrect", "[<file>] [--name <name>] [--force] [--json]", "turn a tmux-resurrect save file into a taw save (default: resurrect's newest, as the save \"resurrect\")",
 			f.sessionImport, sessionNameFlag(resurrectDefaultName, "save under `<name>`"), forceFlag(), sessionJSONFlag()),
-		hidden(verb("autosave", "", "ask for an automatic save (tmux hooks run this when @agent-wizard-autosave is on)", f.sessionAutosave)),
+		hidden(verb("autosave", "", "ask for an automatic save (tmux hooks run this when @agent-wizard-autosave is on)", noArgs(f.sessionAutosave))),
 		hidden(verb("paint", "<file>", "show a restored pane's saved contents, then start its shell (a restore starts panes with this)",
 			oneArg("session paint takes one file: taw session paint <file>", f.sessionPaint))),
 		hidden(verb("restore-on-start", "", "restore the save named default into a server that just started (the plugin runs this when @agent-wizard-restore-on-start is on)",
-			f.sessionRestoreOnStart)),
+			noArgs(f.sessionRestoreOnStart))),
 	)
 }
 
@@ -51,14 +51,6 @@ func sessionStore(f *Factory) *session.Store {
 	st := &session.Store{Dir: session.Dir(f.Getenv), Backups: session.DefaultBackups}
 	st.PauseFile = f.Getenv("TAW_TEST_SAVE_PAUSE")
 	return st
-}
-
-func sessionNoArgs(c *cli.Context, usage string) error {
-	positional, after, dashDash := splitArgs(c)
-	if len(positional) > 0 || dashDash || len(after) > 0 {
-		return UsageErrorf("%s takes no arguments: %s", c.Command.FullName(), usage)
-	}
-	return nil
 }
 
 func printSessionNotes(f *Factory, notes []session.Note) {

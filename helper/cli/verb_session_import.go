@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"io/fs"
 	"os"
@@ -49,8 +50,16 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	}
 	defer r.Close()
 	doc, notes, err := session.ParseResurrect(r, f.Now())
+	if errors.Is(err, bufio.ErrTooLong) {
+		return Errorf(CodeSaveInvalid, "not a tmux-resurrect save: %s has a line over 4 MiB", file)
+	}
 	if err != nil {
 		return err
+	}
+	// An import of nothing would write a save that restores nothing, under a name a later
+	// import or restore trusts: only with --force, as for a save of no panes.
+	if len(doc.Sessions) == 0 && !opts.Force {
+		return Errorf(CodeSaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last (--force imports it anyway)", file)
 	}
 	return writeSave(f, sessionStore(f), opts.Name, doc, opts.Force, opts.JSON, notes)
 }

@@ -11,9 +11,6 @@ import (
 type sessionListOptions struct{ JSON bool }
 
 func (f *Factory) sessionList(c *cli.Context) error {
-	if err := sessionNoArgs(c, "taw session list [--json]"); err != nil {
-		return err
-	}
 	return sessionListRun(f, &sessionListOptions{JSON: wantJSON(f, c)})
 }
 

@@ -40,9 +40,6 @@ func sessionRestoreFlags() []cli.Flag {
 }
 
 func (f *Factory) sessionRestore(c *cli.Context) error {
-	if err := sessionNoArgs(c, "taw session restore [--name <name>] [--backup <n>] [--wait <duration>] [--json]"); err != nil {
-		return err
-	}
 	opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagWait), JSON: c.Bool(flagJSON)}
 	if opts.Wait <= 0 || opts.Wait > maxRestorePromptWait {
 		return Errorf(CodeInvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)

@@ -44,9 +44,6 @@ var sessionRestoreOnStartStep = loadStep{
 }
 
 func (f *Factory) sessionRestoreOnStart(c *cli.Context) error {
-	if err := sessionNoArgs(c, "taw session restore-on-start"); err != nil {
-		return err
-	}
 	return sessionRestoreOnStartRun(c.Context, f)
 }
 

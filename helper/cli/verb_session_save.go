@@ -17,9 +17,6 @@ type sessionSaveOptions struct {
 }
 
 func (f *Factory) sessionSave(c *cli.Context) error {
-	if err := sessionNoArgs(c, "taw session save [--name <name>] [--force] [--json]"); err != nil {
-		return err
-	}
 	opts := &sessionSaveOptions{Name: c.String(flagSessionName), Force: c.Bool(flagForce), JSON: c.Bool(flagJSON)}
 	if err := session.CheckName(opts.Name); err != nil {
 		return err

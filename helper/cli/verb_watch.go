@@ -55,10 +55,6 @@ func watchFlags() []cli.Flag {
 }
 
 func (f *Factory) watch(c *cli.Context) error {
-	positional, _, _ := splitArgs(c)
-	if len(positional) > 0 {
-		return UsageErrorf("watch takes no arguments, got %q: taw watch [--once] [--interval <duration>]", positional[0])
-	}
 	opts := &watchOptions{Once: c.Bool(flagOnce), Serve: c.Bool(flagServe), JSON: c.Bool(flagJSON)}
 	if c.IsSet(flagInterval) {
 		d, err := time.ParseDuration(strings.TrimSpace(c.String(flagInterval)))

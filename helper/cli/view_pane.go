@@ -186,7 +186,7 @@ func writePaneCard(w io.Writer, v paneView, now time.Time, home string) error {
 		row("message", *v.Message)
 	}
 	if v.Prompt != nil {
-		row("asks", v.Prompt.Summary())
+		row("asks", strings.TrimPrefix(v.Prompt.Summary(), "asks: "))
 	}
 	if v.Source != nil {
 		row("source", *v.Source)

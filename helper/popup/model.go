@@ -29,6 +29,11 @@ type Model struct {
 	Height    int
 	Now       time.Time
 	Err       string // the last refresh's error, shown in the footer
+	// Said is the answer to the last answer key (what was typed, or why nothing was), shown in
+	// the footer until the next key: a refresh every second must not wipe it before it is read.
+	Said string
+	// Taw is how hints name taw so they work as typed: "taw", or its absolute path.
+	Taw string
 
 	PreviewPane  string
 	PreviewLines []string
@@ -101,6 +106,7 @@ type Key struct {
 
 // Press applies a key.
 func (m *Model) Press(k Key) {
+	m.Said = ""
 	switch k.Name {
 	case "up", "ctrl-p":
 		m.Cursor--

@@ -231,3 +231,26 @@ func TestCursorOn(t *testing.T) {
 		t.Errorf("filtered: cursorOn = %d, want 0 (the only row shown)", m.Cursor)
 	}
 }
+
+// What an answer key got (typed, or refused and why) stays in the footer through the refreshes
+// that come every second, until the next key.
+func TestAnswerSaidStaysUntilTheNextKey(t *testing.T) {
+	m := &Model{Width: 100, Height: 12, Now: time.Unix(1000, 0)}
+	m.SetRows(rows(3))
+	m.Press(Key{Rune: 'y'})
+	if m.Answer == nil || m.Answer.PaneID != "%0" {
+		t.Fatalf("y on a blocked row: answer %+v", m.Answer)
+	}
+	m.Answer, m.Said = nil, "taw cannot read the dialog claude in main:0.0 waits on (nothing typed)"
+	for i := 0; i < 3; i++ { // a refresh: the rows again, the refresh's error cleared
+		m.SetRows(rows(3))
+		m.Err = ""
+		if footer := visible(m.View()[m.Height-1]); !strings.Contains(footer, "taw cannot read the dialog") {
+			t.Fatalf("refresh %d: the footer lost the answer: %q", i, footer)
+		}
+	}
+	m.Press(Key{Name: "down"})
+	if footer := visible(m.View()[m.Height-1]); strings.Contains(footer, "cannot read") {
+		t.Fatalf("after a key the footer still says the answer: %q", footer)
+	}
+}

@@ -28,7 +28,7 @@ const refreshEvery = time.Second
 
 // Run shows the popup on the terminal in/out until the user closes it, and returns the pane
 // chosen with Enter ("" when closed without one). wake tells it the agents changed.
-func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}, now func() time.Time) (string, error) {
+func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}, now func() time.Time, taw string) (string, error) {
 	restore, err := rawMode(int(in.Fd()))
 	if err != nil {
 		return "", err
@@ -37,7 +37,7 @@ func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}
 	out.WriteString("\x1b[?1049h\x1b[?25l")
 	defer out.WriteString("\x1b[0m\x1b[?25h\x1b[?1049l")
 
-	m := &Model{Now: now()}
+	m := &Model{Now: now(), Taw: taw}
 	m.Width, m.Height = size(out)
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
@@ -94,7 +94,7 @@ func Run(ctx context.Context, in, out *os.File, src Source, wake <-chan struct{}
 							msg = err.Error()
 						}
 						refresh()
-						m.Err = msg
+						m.Said = msg
 					}
 				}
 			}

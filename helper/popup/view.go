@@ -11,8 +11,17 @@ import (
 // agents report (a second line in the popup).
 const (
 	NoAgentsHint = "no agents on this server yet: start one in a pane"
-	NoAgentsMore = "taw integration install makes the agents you use report their state"
+	noAgentsMore = " integration install makes the agents you use report their state"
 )
+
+// NoAgentsMore is the empty list's second hint, naming taw as the person can run it (taw, or
+// its absolute path when no taw is on PATH).
+func NoAgentsMore(taw string) string {
+	if taw == "" {
+		taw = "taw"
+	}
+	return taw + noAgentsMore
+}
 
 // ANSI styles; every styled run ends with a reset of just what it set, so rows compose.
 const (
@@ -102,7 +111,7 @@ func (m *Model) View() []string {
 			}
 			lines = append(lines, dim+Fit("  "+msg, m.Width)+normal)
 		case i == 1 && len(vis) == 0 && len(m.Rows) == 0:
-			lines = append(lines, dim+Fit("  "+NoAgentsMore, m.Width)+normal)
+			lines = append(lines, dim+Fit("  "+NoAgentsMore(m.Taw), m.Width)+normal)
 		default:
 			lines = append(lines, strings.Repeat(" ", m.Width))
 		}
@@ -284,6 +293,9 @@ func (m *Model) footer() string {
 	}
 	if m.Err != "" {
 		return "\x1b[31m" + Fit(" "+clean(m.Err), m.Width) + fgDefault
+	}
+	if m.Said != "" {
+		return Fit(" "+clean(m.Said), m.Width)
 	}
 	help := " ↑↓ move  enter go  / filter  esc close"
 	if m.Filtering {

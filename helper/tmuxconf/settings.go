@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/tmux"
 )
@@ -159,18 +160,107 @@ func isSwitch(v string) bool {
 	return false
 }
 
-// isKey allows what tmux could name as a key: one word of printable characters, modifiers
-// included (C-a, M-F5); whether tmux knows the key is tmux's to say when it is bound.
+// isKey allows what tmux reads as one key, as its key-string.c does: none, or C-, M-, S- (or ^)
+// before one printable character or one of tmux's key names (F1 to F12, Enter, Up, ...).
+// Anything else would make tmux refuse the binding, and with it the load's other keys.
 func isKey(v string) bool {
-	if v == "" || len(v) > 32 {
-		return false
+	if strings.EqualFold(v, "none") {
+		return true
 	}
-	for _, r := range v {
-		if r <= ' ' || r == 0x7f {
-			return false
+	if len(v) > 1 && v[0] == '^' {
+		v = v[1:]
+	}
+	for len(v) > 2 && v[1] == '-' && strings.ContainsRune("CcMmSs", rune(v[0])) {
+		v = v[2:]
+	}
+	if r := []rune(v); len(r) == 1 {
+		return r[0] > ' ' && r[0] != 0x7f && r[0] != utf8.RuneError
+	}
+	for _, name := range keyNames {
+		if strings.EqualFold(v, name) {
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// keyNames are the key names every tmux from 3.2a on reads.
+var keyNames = strings.Fields("F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12 IC Insert DC Delete Home End NPage PageDown PgDn " +
+	"PPage PageUp PgUp Tab BTab Space BSpace Enter Escape Up Down Left Right KP/ KP* KP- KP7 KP8 KP9 KP+ KP4 KP5 KP6 " +
+	"KP1 KP2 KP3 KPEnter KP0 KP.")
+
+// tawOwn are the @agent-wizard-… options taw sets for itself beyond the catalogue (a prefix ends
+// in -): never the person's misspelling.
+var tawOwn = []string{"@agent-wizard-summary", "@agent-wizard-summary-plain", "@agent-wizard-state", "@agent-wizard-count-", "@agent-wizard-wake-"}
+
+// OptionProblems reads the global options as show-options -g prints them (one "name value" a
+// line) and names what Problems cannot see: an @agent-wizard-… setting set to nothing (the
+// default is used), and a name taw does not know that is one or two letters from one it does.
+func OptionProblems(showOptions string) []string {
+	var out []string
+	for _, line := range strings.Split(showOptions, "\n") {
+		name, value, _ := strings.Cut(line, " ")
+		if !strings.HasPrefix(name, "@agent-wizard-") {
+			continue
+		}
+		if d, ok := Lookup(name); ok {
+			if d.Allowed != nil && (value == "''" || value == `""`) && d.Default != "" {
+				out = append(out, fmt.Sprintf("%s is empty, which is not %s: using %s", name, d.Allows, d.Default))
+			}
+			continue
+		}
+		if isTawOwn(name) {
+			continue
+		}
+		if near := nearestSetting(name); near != "" {
+			out = append(out, fmt.Sprintf("%s is not a setting of taw: did you mean %s? (it is left alone)", name, near))
+		}
+	}
+	return out
+}
+
+func isTawOwn(name string) bool {
+	for _, own := range tawOwn {
+		if name == own || (strings.HasSuffix(own, "-") && strings.HasPrefix(name, own)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestSetting is the catalogue's setting at most two edits from name, or "".
+func nearestSetting(name string) string {
+	best, bestD := "", 3
+	for _, d := range Catalogue {
+		if dist := editDistance(name, d.Name); dist < bestD {
+			best, bestD = d.Name, dist
+		}
+	}
+	return best
+}
+
+// editDistance counts the letters to insert, delete, change or swap with their neighbour to
+// make a into b.
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 func numberIn(lo, hi float64, whole bool) func(string) bool {

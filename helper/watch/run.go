@@ -12,6 +12,9 @@ import (
 // closer together than this share one look.
 const minSpacing = 25 * time.Millisecond
 
+// lostSignalPoll is how often the watcher checks for a wake-up tmux lost between two waits.
+const lostSignalPoll = 20 * time.Second
+
 // Run looks at every pane at the interval, and at once when a report changes a pane's state
 // (panestate.SignalChannel) or a hook wakes the watcher (WakeChannel). each, when set, gets
 // every look. Run returns nil when ctx ends or the server goes away; it never stops for one
@@ -20,8 +23,10 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	wake := make(chan struct{}, 1)
+	// A signal tmux lost only delays a look to the next interval, which comes anyway: polling
+	// for one every second put two more commands a second in the person's message log.
 	for _, ch := range []string{panestate.SignalChannel, WakeChannel} {
-		go w.cfg.Client.WaitLoop(ctx, ch, wake, time.Second)
+		go w.cfg.Client.WaitLoop(ctx, ch, wake, lostSignalPoll)
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
