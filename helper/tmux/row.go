@@ -1,0 +1,80 @@
+package tmux
+
+import "strings"
+
+// The rows taw asks tmux to print (list-panes -F, display-message -p, ...) are read through this
+// one vocabulary, because releases print them differently. tmux 3.4 and 3.5a pass everything a
+// command prints through vis(3) (octal, C-style, backslashes left single): a control byte, such
+// as the field separator, prints as "\037" or "\t", an invalid UTF-8 byte as "\ooo", and a "$"
+// before a name as "\$". 3.2a, 3.3a and 3.7c print the bytes as they are. A value that holds a
+// backslash is printed through q: (a backslash before each of a few printable characters, the
+// backslash among them), so that no backslash of a value can pass for one of vis's; the two sets
+// of escapes do not meet, and DecodeRow undoes both on every release.
+
+// FieldSep separates the fields of a row.
+const FieldSep = "\x1f"
+
+// Text is the format that prints variable name so DecodeRow reads it back byte for byte: for a
+// value that may hold a backslash (a name, a title, a path, a command, an option's value). q: is
+// used only when the value holds one, since on 3.2a and 3.3a every q: leaks its value in the
+// server (fixed in 3.4).
+func Text(name string) string {
+	return "#{?#{m:*\\\\*,#{" + name + "}},#{q:" + name + "},#{" + name + "}}"
+}
+
+// Plain is the format that prints variable name as it is: for a number or an id, which holds no
+// backslash.
+func Plain(name string) string { return "#{" + name + "}" }
+
+// Row joins formats (or literal text without a backslash) into the format of one row.
+func Row(formats ...string) string { return strings.Join(formats, FieldSep) }
+
+// DecodeRow reads one printed row back into its fields.
+func DecodeRow(row string) []string { return strings.Split(Decode(row), FieldSep) }
+
+// Decode undoes what tmux did to printed text: vis(3)'s escapes on 3.4 and 3.5a, and q:'s
+// everywhere. A backslash and three octal digits is that byte; a backslash and one of vis's
+// C-style letters is that control byte; "\\$" before a name is vis's "\$" after q:'s backslash,
+// a "$"; a backslash and any other character is that character.
+func Decode(s string) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case i+3 < len(s) && isOctal(next) && isOctal(s[i+2]) && isOctal(s[i+3]):
+			b.WriteByte((next-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+		case next == '\\' && i+3 < len(s) && s[i+2] == '$' && startsName(s[i+3]):
+			b.WriteByte('$')
+			i += 2
+		case cStyle[next] != 0:
+			b.WriteByte(cStyle[next] - 1)
+			i++
+		default:
+			b.WriteByte(next)
+			i++
+		}
+	}
+	return b.String()
+}
+
+
+// startsName says whether vis escapes a "$" before c.
+func startsName(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '{'
+}
+
+// cStyle maps vis's C-style letters to their byte, plus one (zero means none).
+var cStyle = [256]byte{'n': '\n' + 1, 'r': '\r' + 1, 'b': '\b' + 1, 'a': '\a' + 1, 'v': '\v' + 1,
+	't': '\t' + 1, 'f': '\f' + 1, 's': ' ' + 1, '0': 0 + 1}
