@@ -239,13 +239,13 @@ func keepResumeFlags(p panestate.Pane, rep report.Report, keep []string) report.
 // pane its $TMUX_PANE names, own (see report.Route): one tmux call for the panes, and the process table of the panes
 // only when neither the session nor the hook's parent names one.
 func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action, own string) (string, bool) {
-	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", "#{pane_id}\x1f#{pane_pid}\x1f#{pane_dead}\x1f#{@agent_session_id}\x1f#{@agent_session_agent}")
+	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", tmux.Row("#{pane_id}", "#{pane_pid}", "#{pane_dead}", tmux.Text("@agent_session_id"), tmux.Text("@agent_session_agent")))
 	if err != nil {
 		return "", false
 	}
 	var panes []report.PaneSeen
 	for _, row := range strings.Split(out, "\n") {
-		fields := strings.Split(row, "\x1f")
+		fields := tmux.DecodeRow(row)
 		if len(fields) != 5 || fields[2] == "1" {
 			continue
 		}

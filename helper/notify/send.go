@@ -48,16 +48,14 @@ type attached struct {
 	tty, termname string
 }
 
-const clientSep = "\x1f"
-
 func (s *Sender) clients(ctx context.Context) ([]attached, error) {
-	out, err := s.Client.Output(ctx, "list-clients", "-F", "#{client_tty}"+clientSep+"#{client_termname}"+clientSep+"#{client_control_mode}")
+	out, err := s.Client.Output(ctx, "list-clients", "-F", tmux.Row(tmux.Text("client_tty"), tmux.Text("client_termname"), "#{client_control_mode}"))
 	if err != nil {
 		return nil, err
 	}
 	var cs []attached
 	for _, row := range strings.Split(out, "\n") {
-		f := strings.Split(row, clientSep)
+		f := tmux.DecodeRow(row)
 		if len(f) != 3 || f[0] == "" || f[2] == "1" {
 			continue // control-mode clients have no terminal to write to
 		}

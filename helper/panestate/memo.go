@@ -90,8 +90,9 @@ func (m Memo) Remembered(paneID string) (p Pane, ok bool) {
 	if !found {
 		return Pane{}, false
 	}
-	p, err = parseOwnRow(row, paneID)
-	return p, err == nil
+	// The memo holds the values as they are, not as tmux prints them.
+	p, err = forWrite.fieldsParser()(strings.Split(row, sep))
+	return p, err == nil && p.ID == paneID
 }
 
 // Remember keeps p as the pane's memo, for the next writer. The caller holds the pane's lock,
@@ -160,7 +161,7 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 func guardedCall(was Pane, cmds []tmux.Cmd) (tmux.Cmd, bool) {
 	now := forWrite.Format()
 	// The pane's id is in the comparison too: if-shell's target may fall back to another pane.
-	guard := "#{==:" + now + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
+	guard := "#{==:" + plainVariables(forWrite.Names()) + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
 	var then []string
 	for _, cmd := range cmds {
 		words := make([]string, len(cmd))

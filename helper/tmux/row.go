@@ -1,6 +1,10 @@
 package tmux
 
-import "strings"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // The rows taw asks tmux to print (list-panes -F, display-message -p, ...) are read through this
 // one vocabulary, because releases print them differently. tmux 3.4 and 3.5a pass everything a
@@ -69,7 +73,6 @@ func Decode(s string) string {
 	return b.String()
 }
 
-
 // startsName says whether vis escapes a "$" before c.
 func startsName(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '{'
@@ -78,3 +81,62 @@ func startsName(c byte) bool {
 // cStyle maps vis's C-style letters to their byte, plus one (zero means none).
 var cStyle = [256]byte{'n': '\n' + 1, 'r': '\r' + 1, 'b': '\b' + 1, 'a': '\a' + 1, 'v': '\v' + 1,
 	't': '\t' + 1, 'f': '\f' + 1, 's': ' ' + 1, '0': 0 + 1}
+
+// GlobalOptions reads the global values of the named options (show-options -gv), in one call:
+// for a value whose own scope matters (a window option a window may override), which a format
+// cannot read. show-options prints a value as it is, escaped by vis(3) on the releases that
+// escape what they print; a mark printed after each value tells which, and then vis's escapes
+// are undone. (vis leaves a value's backslashes single, so a value holding a backslash before
+// three octal digits or a C-style letter reads back wrong there; window formats hold none.)
+func (c *Client) GlobalOptions(ctx context.Context, names ...string) ([]string, error) {
+	const mark = "\x1etaw-end"
+	var read []Cmd
+	for _, n := range names {
+		read = append(read, Cmd{"show-options", "-gv", n}, Cmd{"display-message", "-p", mark})
+	}
+	out, err := c.Run(ctx, read...)
+	if err != nil {
+		return nil, err
+	}
+	out = "\n" + out
+	values := strings.Split(out, "\n"+mark+"\n")
+	unvis := false
+	if len(values) != len(names)+1 {
+		values, unvis = strings.Split(out, "\n\\036taw-end\n"), true
+	}
+	if len(values) != len(names)+1 {
+		return nil, fmt.Errorf("read options %s: tmux printed %q", strings.Join(names, ", "), out)
+	}
+	values = values[:len(names)]
+	values[0] = strings.TrimPrefix(values[0], "\n")
+	for i, v := range values {
+		if unvis {
+			values[i] = Unvis(v)
+		}
+	}
+	return values, nil
+}
+
+// Unvis undoes only vis(3)'s escapes, for text printed without q:.
+func Unvis(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+			continue
+		}
+		if c == '\\' && i+1 < len(s) && (cStyle[s[i+1]] != 0 || s[i+1] == '$' && i+2 < len(s) && startsName(s[i+2])) {
+			if s[i+1] == '$' {
+				b.WriteByte('$')
+			} else {
+				b.WriteByte(cStyle[s[i+1]] - 1)
+			}
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
