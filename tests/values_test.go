@@ -2,11 +2,14 @@ package tests
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 // The commands that put a value in a script variable, or check values against each other.
@@ -63,6 +66,21 @@ func init() {
 			ts.Fatalf("seqcheck: seq %d from %s is not the %s since the epoch (now %d)", seq, args[1], args[2], now)
 		}
 		ts.Setenv(args[3], strconv.FormatUint(seq, 10))
+	})
+
+	// tmuxvalue <target|-> <variable>: print the format variable's value (an option's, say) as
+	// it is, for stdout and cmp to check: read the way taw reads rows, since tmux 3.4 and 3.5a
+	// print show-options' values escaped. "-" reads it without a target.
+	define("tmuxvalue <target|-> <variable>", 2, 2, func(ts *testscript.TestScript, args []string) {
+		cmd := []string{"display-message", "-p"}
+		if args[0] != "-" {
+			cmd = append(cmd, "-t", args[0])
+		}
+		out, err := scriptTmux(ts, append(cmd, tmux.Text(args[1]))...)
+		if err != nil {
+			ts.Fatalf("tmuxvalue: %v: %s", err, out)
+		}
+		fmt.Fprintln(ts.Stdout(), tmux.Decode(strings.TrimSuffix(out, "\n")))
 	})
 
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.

@@ -148,7 +148,7 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 func (run *restoreRun) undo(ctx context.Context, err error) (Result, error) {
 	var kill []tmux.Cmd
 	for _, id := range run.sessionIDs {
-		kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
+		kill = append(kill, tmux.KillSession(id)...)
 	}
 	_, _ = run.r.Client.Run(context.WithoutCancel(ctx), kill...)
 	return Result{}, fmt.Errorf("restore stopped, nothing of it kept: %w", err)
