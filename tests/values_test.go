@@ -83,6 +83,34 @@ func init() {
 		fmt.Fprintln(ts.Stdout(), tmux.Decode(strings.TrimSuffix(out, "\n")))
 	})
 
+	// tmuxkey [-L socket] <table> <key>: print the list-keys lines that bind key in table, for
+	// stdout to check (none when it is unbound). Every binding is listed and the lines picked:
+	// tmux 3.7c prints nothing when list-keys finds exactly one binding, as list-keys -T table key
+	// does for a bound key.
+	define("tmuxkey [-L socket] <table> <key>", 2, 4, func(ts *testscript.TestScript, args []string) {
+		socket := ts.Getenv("TAW_SOCKET")
+		if args[0] == "-L" && len(args) == 4 {
+			socket, args = args[1], args[2:]
+		} else if len(args) != 2 {
+			ts.Fatalf("usage: tmuxkey [-L socket] <table> <key>")
+		}
+		out, err := tmuxOn(ts, socket, "list-keys")
+		if err != nil {
+			ts.Fatalf("tmuxkey: %v: %s", err, out)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			f := strings.Fields(line)
+			for i := 0; i+2 < len(f); i++ {
+				if f[i] == "-T" {
+					if f[i+1] == args[0] && f[i+2] == args[1] {
+						fmt.Fprintln(ts.Stdout(), line)
+					}
+					break
+				}
+			}
+		}
+	})
+
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.
 	define("seqdelta <var1> <var2> <n>", 3, 3, func(ts *testscript.TestScript, args []string) {
 		a, err := strconv.ParseUint(ts.Getenv(args[0]), 10, 64)

@@ -42,7 +42,10 @@ func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped 
 		if b.Key == "" || b.Key == "none" || b.Key == "off" {
 			continue
 		}
-		current, _ := c.Output(ctx, "list-keys", "-T", b.Table, b.Key)
+		current, err := c.KeyBindings(ctx, b.Table, b.Key)
+		if err != nil {
+			return skipped, err
+		}
 		if current != "" && !strings.Contains(current, KeyMarker) {
 			if !b.Explicit {
 				skipped = append(skipped, Skipped{Table: b.Table, Key: b.Key, Option: b.Option})
