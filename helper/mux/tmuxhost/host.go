@@ -42,10 +42,12 @@ type Host struct {
 	lifeline *os.File
 	// ctl is the one control-mode client Sends and every other call after Start go through;
 	// one that has ended (someone detached it) is replaced at the next call.
-	ctlMu   sync.Mutex
-	ctl     *tmux.Control
-	starter tmux.Client // the client that starts the control client
-	relays  *relays     // nil without a Relay
+	ctlMu sync.Mutex
+	ctl   *tmux.Control
+	// features are the server's release's, read when the host starts.
+	features tmux.Features
+	starter  tmux.Client // the client that starts the control client
+	relays   *relays     // nil without a Relay
 
 	mu    sync.Mutex
 	next  int    // the next window index
@@ -117,9 +119,12 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err := checkCmds(cmds); err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
-	if _, err := starter.Run(ctx, cmds...); err != nil {
+	out, err := starter.Run(ctx, append(cmds, tmux.Cmd{"display-message", "-p", tmux.VersionFormat})...)
+	if err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	h.features = tmux.FeaturesOf(lines[len(lines)-1])
 	f, err := holdLifeline(ctx, life)
 	if err != nil {
 		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
@@ -479,6 +484,10 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	}
 	return err
 }
+
+// Features are what the server's release can do: on one without DeadSignal (3.2a), a pane
+// killed by a signal has no exit code (Status.ExitCode stays nil).
+func (h *Host) Features() tmux.Features { return h.features }
 
 // Status is what tmux knows of a pane's process.
 type Status struct {

@@ -1,0 +1,68 @@
+package tmux
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestFeaturesOf(t *testing.T) {
+	for v, want := range map[string]Features{
+		"3.2a":     {DeadSignal: false, LiteralMessage: false},
+		"3.3a":     {DeadSignal: true, LiteralMessage: false},
+		"3.4":      {DeadSignal: true, LiteralMessage: true},
+		"3.5a":     {DeadSignal: true, LiteralMessage: true},
+		"3.7c":     {DeadSignal: true, LiteralMessage: true},
+		"next-3.8": {DeadSignal: true, LiteralMessage: true},
+		"master":   {DeadSignal: true, LiteralMessage: true},
+		"4.0":      {DeadSignal: true, LiteralMessage: true},
+	} {
+		want.Version = v
+		if got := FeaturesOf(v); got != want {
+			t.Errorf("FeaturesOf(%q) = %+v, want %+v", v, got, want)
+		}
+	}
+}
+
+// The server on PATH has what its version says: a pane killed by a signal names it exactly when
+// DeadSignal says so.
+func TestFeaturesMatchTheServer(t *testing.T) {
+	c := testServer(t)
+	ctx := context.Background()
+	v, err := c.Output(ctx, "display-message", "-p", VersionFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := FeaturesOf(v)
+	if _, err := c.Run(ctx, Cmd{"set-option", "-g", "remain-on-exit", "on"}, Cmd{"new-window", "-d", "-n", "killed", "kill -9 $$"}); err != nil {
+		t.Fatal(err)
+	}
+	var sig string
+	waitFor(t, "the killed pane to be dead", func() bool {
+		out, _ := c.Output(ctx, "display-message", "-p", "-t", ":killed", "#{pane_dead}:#{pane_dead_signal}")
+		sig = out
+		return len(out) > 1 && out[:2] == "1:"
+	})
+	if got := sig != "1:"; got != f.DeadSignal {
+		t.Errorf("tmux %s printed %q for a pane killed by SIGKILL; DeadSignal is %v", v, sig, f.DeadSignal)
+	}
+	if f.LiteralMessage {
+		if _, err := c.Run(ctx, Cmd{"display-message", "-l", "-p", "x"}); err != nil {
+			t.Errorf("tmux %s refused display-message -l: %v", v, err)
+		}
+	} else if _, err := c.Run(ctx, Cmd{"display-message", "-l", "-p", "x"}); err == nil {
+		t.Errorf("tmux %s took display-message -l; LiteralMessage is false", v)
+	}
+}
+
+// waitFor waits, bounded, until cond holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
