@@ -111,6 +111,48 @@ func init() {
 		}
 	})
 
+	// jsonhas <file|stdout> <key> <want>...: some object in the JSON has key with the string
+	// want (or one of the wants), each written as the inside of a Go string literal ("\\" a
+	// backslash, "\x01" a control byte).
+	define("jsonhas <file|stdout> <key> <want>...", 3, many, func(ts *testscript.TestScript, args []string) {
+		wants := map[string]bool{}
+		for _, w := range args[2:] {
+			want, err := strconv.Unquote(`"` + w + `"`)
+			ts.Check(err)
+			wants[want] = true
+		}
+		var doc any
+		ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+		var seen []string
+		var walk func(v any) bool
+		walk = func(v any) bool {
+			switch v := v.(type) {
+			case map[string]any:
+				if s, ok := v[args[1]].(string); ok {
+					if wants[s] {
+						return true
+					}
+					seen = append(seen, s)
+				}
+				for _, e := range v {
+					if walk(e) {
+						return true
+					}
+				}
+			case []any:
+				for _, e := range v {
+					if walk(e) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if !walk(doc) {
+			ts.Fatalf("jsonhas: no %q of %q in %s; its values: %q", args[1], args[2:], args[0], seen)
+		}
+	})
+
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.
 	define("seqdelta <var1> <var2> <n>", 3, 3, func(ts *testscript.TestScript, args []string) {
 		a, err := strconv.ParseUint(ts.Getenv(args[0]), 10, 64)
