@@ -55,7 +55,7 @@ func Warn(ctx context.Context, c *tmux.Client, problems []error, home string) (s
 	if len(rows) == 0 || rows[0] == hash {
 		return false, nil
 	}
-	text := tmuxfmt.Literal(WarnText(problems, home))
+	text := tmuxfmt.Message(WarnText(problems, home))
 	var cmds []tmux.Cmd
 	for _, tty := range rows[1:] {
 		if tty != "" {

@@ -104,8 +104,8 @@ func (s *Sender) tmuxMessage(ctx context.Context, n Notification, cfg config.Not
 	if len(clients) == 0 {
 		return nil
 	}
-	// display-message expands formats in its message; the text is the agent's, so # is doubled.
-	text := tmuxfmt.Literal(clean("taw: " + n.Text()))
+	// display-message expands formats and times in its message; the text is the agent's.
+	text := tmuxfmt.Message(clean("taw: " + n.Text()))
 	ms := strconv.FormatInt(cfg.TmuxMessageDuration.Milliseconds(), 10)
 	cmds := make([]tmux.Cmd, 0, len(clients))
 	for _, c := range clients {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 )
 
 // hostile holds every kind of byte that prints differently by release: a backslash before text
@@ -89,5 +91,21 @@ func TestTextRoundTrip(t *testing.T) {
 	}
 	if DecodeRow(list)[0] != noSep {
 		t.Errorf("list-panes printed %q, read back %q", list, DecodeRow(list)[0])
+	}
+}
+
+// A message written with tmuxfmt.Message shows as written: display-message expands its text as a
+// format and as a time on every release (-p prints what a client would be shown, but for a
+// style's #[, which it leaves doubled for the status line to undo).
+func TestMessageShowsAsWritten(t *testing.T) {
+	c := testServer(t)
+	for _, s := range []string{"done: 100% of %d files", "## #{pane_id} %H:%M", `back\slash`} {
+		out, err := c.Output(context.Background(), "display-message", "-p", tmuxfmt.Message(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out; got != s {
+			t.Errorf("display-message of Message(%q) showed %q", s, got)
+		}
 	}
 }
