@@ -278,14 +278,14 @@ func emptyServer(ctx context.Context, c *tmux.Client) (bool, int) {
 }
 
 // emptyLive is a server with no session as a restore sees it: its settings read from the global
-// options, one call each (tmux prints nothing for an unset option, so they cannot share one).
+// options (no format can be filled without a session).
 func emptyLive(ctx context.Context, c *tmux.Client) Live {
-	get := func(name string) string {
-		out, _ := c.Output(ctx, "show-options", "-gqv", name)
-		return out
-	}
 	live := Live{Sessions: map[string]bool{}}
-	live.Programs = ParsePrograms(get(SettingRestorePrograms), get(SettingResurrectProcesses))
-	live.Shell, live.ShellCommand = get("default-shell"), get("default-command")
+	v, err := c.GlobalOptions(ctx, SettingRestorePrograms, SettingResurrectProcesses, "default-shell", "default-command")
+	if err != nil {
+		v = make([]string, 4)
+	}
+	live.Programs = ParsePrograms(v[0], v[1])
+	live.Shell, live.ShellCommand = v[2], v[3]
 	return live
 }

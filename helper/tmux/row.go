@@ -2,6 +2,8 @@ package tmux
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -82,39 +84,68 @@ func startsName(c byte) bool {
 var cStyle = [256]byte{'n': '\n' + 1, 'r': '\r' + 1, 'b': '\b' + 1, 'a': '\a' + 1, 'v': '\v' + 1,
 	't': '\t' + 1, 'f': '\f' + 1, 's': ' ' + 1, '0': 0 + 1}
 
-// GlobalOptions reads the global values of the named options (show-options -gv), in one call:
+// GlobalOptions reads the global values of the named options (show-options -gqv; "" for one
+// unset), in one call:
 // for a value whose own scope matters (a window option a window may override), which a format
 // cannot read. show-options prints a value as it is, escaped by vis(3) on the releases that
 // escape what they print; a mark printed after each value tells which, and then vis's escapes
 // are undone. (vis leaves a value's backslashes single, so a value holding a backslash before
 // three octal digits or a C-style letter reads back wrong there; window formats hold none.)
 func (c *Client) GlobalOptions(ctx context.Context, names ...string) ([]string, error) {
-	const mark = "\x1etaw-end"
+	// The mark holds a nonce, so no value can pass for it.
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	nonce := hex.EncodeToString(b)
+	mark := "\x1etaw-end-" + nonce
 	var read []Cmd
 	for _, n := range names {
-		read = append(read, Cmd{"show-options", "-gv", n}, Cmd{"display-message", "-p", mark})
+		read = append(read, Cmd{"show-options", "-gqv", n}, Cmd{"display-message", "-p", mark})
 	}
 	out, err := c.Run(ctx, read...)
 	if err != nil {
 		return nil, err
 	}
-	out = "\n" + out
-	values := strings.Split(out, "\n"+mark+"\n")
+	values, ok := splitAtMarks(out, mark+"\n", len(names))
 	unvis := false
-	if len(values) != len(names)+1 {
-		values, unvis = strings.Split(out, "\n\\036taw-end\n"), true
+	if !ok {
+		values, ok = splitAtMarks(out, `\036taw-end-`+nonce+"\n", len(names))
+		unvis = true
 	}
-	if len(values) != len(names)+1 {
+	if !ok {
 		return nil, fmt.Errorf("read options %s: tmux printed %q", strings.Join(names, ", "), out)
 	}
-	values = values[:len(names)]
-	values[0] = strings.TrimPrefix(values[0], "\n")
 	for i, v := range values {
 		if unvis {
 			values[i] = Unvis(v)
 		}
 	}
 	return values, nil
+}
+
+// splitAtMarks reads n values, each ended by a mark line: an unset option prints nothing before
+// its mark, a set one its value and a newline.
+func splitAtMarks(out, mark string, n int) ([]string, bool) {
+	values := make([]string, 0, n)
+	for len(values) < n {
+		at := -1
+		for from := 0; from <= len(out); {
+			k := strings.Index(out[from:], mark)
+			if k < 0 {
+				break
+			}
+			if k += from; k == 0 || out[k-1] == '\n' {
+				at = k
+				break
+			}
+			from = k + 1
+		}
+		if at < 0 {
+			return nil, false
+		}
+		values = append(values, strings.TrimSuffix(out[:at], "\n"))
+		out = out[at+len(mark):]
+	}
+	return values, out == ""
 }
 
 // Unvis undoes only vis(3)'s escapes, for text printed without q:.

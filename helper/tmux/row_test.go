@@ -109,3 +109,22 @@ func TestMessageShowsAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// Global values read back as they are, set or not, whatever the release prints.
+func TestGlobalOptions(t *testing.T) {
+	c := testServer(t)
+	ctx := context.Background()
+	vals := []string{"#[fg=red]#I:\"#W\" \\ $x;", "", "two\nlines", "\x1etaw-end\n\x1etaw-end"}
+	if _, err := c.Run(ctx, Cmd{"set-option", "-g", "@a", vals[0]}, Cmd{"set-option", "-g", "@b", vals[1]},
+		Cmd{"set-option", "-g", "@c", vals[2]}, Cmd{"set-option", "-g", "@d", vals[3]}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GlobalOptions(ctx, "@a", "@unset", "@b", "@c", "@d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{vals[0], "", "", vals[2], vals[3]}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("GlobalOptions = %q, want %q", got, want)
+	}
+}

@@ -67,10 +67,11 @@ func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped 
 // RestoreSaved binds back the person's bindings that BindKeys replaced, and forgets them.
 // Each is a list-keys line, which tmux parses as the command that makes it.
 func RestoreSaved(ctx context.Context, c *tmux.Client) error {
-	out, err := c.Output(ctx, "show-options", "-gqv", SavedKeysOption)
-	if err != nil || out == "" {
+	saved, err := c.GlobalOptions(ctx, SavedKeysOption)
+	if err != nil || saved[0] == "" {
 		return err
 	}
+	out := saved[0]
 	cmds := []tmux.Cmd{{"set-option", "-gqu", SavedKeysOption}}
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "bind-key ") {
