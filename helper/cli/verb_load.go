@@ -211,9 +211,10 @@ func say(ctx context.Context, c *tmux.Client, msg string) error {
 		_, err = c.Run(ctx, tmux.Cmd{"set-option", "-gq", noticeOption, msg})
 		return err
 	}
+	f, _ := c.Features(ctx)
 	cmds := []tmux.Cmd{{"set-option", "-gqu", noticeOption}}
 	for _, name := range clients {
-		cmds = append(cmds, tmux.Cmd{"display-message", "-d", noticeMillis, "-c", name, tmuxfmt.Message(msg)})
+		cmds = append(cmds, f.MessageCmd(name, noticeMillis, tmuxfmt.Message(msg)))
 	}
 	_, err = c.Run(ctx, cmds...)
 	return err

@@ -56,10 +56,11 @@ func Warn(ctx context.Context, c *tmux.Client, problems []error, home string) (s
 		return false, nil
 	}
 	text := tmuxfmt.Message(WarnText(problems, home))
+	f, _ := c.Features(ctx)
 	var cmds []tmux.Cmd
 	for _, tty := range rows[1:] {
 		if tty != "" {
-			cmds = append(cmds, tmux.Cmd{"display-message", "-c", tty, "-d", "10000", text})
+			cmds = append(cmds, f.MessageCmd(tty, "10000", text))
 		}
 	}
 	if len(cmds) == 0 {

@@ -107,9 +107,10 @@ func (s *Sender) tmuxMessage(ctx context.Context, n Notification, cfg config.Not
 	// display-message expands formats and times in its message; the text is the agent's.
 	text := tmuxfmt.Message(clean("taw: " + n.Text()))
 	ms := strconv.FormatInt(cfg.TmuxMessageDuration.Milliseconds(), 10)
+	f, _ := s.Client.Features(ctx)
 	cmds := make([]tmux.Cmd, 0, len(clients))
 	for _, c := range clients {
-		cmds = append(cmds, tmux.Cmd{"display-message", "-c", c.tty, "-d", ms, text})
+		cmds = append(cmds, f.MessageCmd(c.tty, ms, text))
 	}
 	_, err := s.Client.Run(ctx, cmds...)
 	out := make([]Delivery, 0, len(clients))

@@ -184,9 +184,12 @@ func (s Selection) more(names []string) string {
 func variables(names []string) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
-		if textFields[n] || strings.HasPrefix(n, "@") {
+		switch {
+		case textFields[n] || strings.HasPrefix(n, "@"):
 			parts = append(parts, tmux.Text(n))
-		} else {
+		case n == "window_activity":
+			parts = append(parts, tmux.WindowTime(n))
+		default:
 			parts = append(parts, tmux.Plain(n))
 		}
 	}

@@ -1,8 +1,11 @@
 package tmux
 
 import (
+	"context"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Features are what a tmux server's release can do where releases differ, known from its
@@ -17,18 +20,55 @@ type Features struct {
 	// LiteralMessage: display-message -l shows its text as it is, with no format or time
 	// expansion (3.4 and later).
 	LiteralMessage bool
+	// ClientMessage: display-message -c names the client a message is shown to (3.3 and later;
+	// 3.2a reads -c as a flag without a value and shows the message to the client it picks).
+	ClientMessage bool
+}
+
+// MessageCmd is the display-message that shows text (written with tmuxfmt.Message) to client for
+// ms milliseconds: where the release cannot name a client, to the one tmux picks (the most
+// recently active).
+func (f Features) MessageCmd(client, ms, text string) Cmd {
+	if !f.ClientMessage {
+		return Cmd{"display-message", "-d", ms, text}
+	}
+	return Cmd{"display-message", "-c", client, "-d", ms, text}
+}
+
+// features are the servers' features this process has read, by socket.
+var features sync.Map
+
+// Features are the server's, read from its version once per server in a process (one call the
+// first time).
+func (c *Client) Features(ctx context.Context) (Features, error) {
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	socket := SocketPath(c.Global, getenvFrom(env))
+	if f, ok := features.Load(socket); ok {
+		return f.(Features), nil
+	}
+	v, err := c.Output(ctx, "display-message", "-p", VersionFormat)
+	if err != nil {
+		return FeaturesOf(""), err
+	}
+	f := FeaturesOf(v)
+	features.Store(socket, f)
+	return f, nil
 }
 
 // FeaturesOf reads the features of the release that printed version. A version it cannot read
 // (a build from git, say "next-3.8" or "master") is taken as the newest.
 func FeaturesOf(version string) Features {
-	f := Features{Version: version, DeadSignal: true, LiteralMessage: true}
+	f := Features{Version: version, DeadSignal: true, LiteralMessage: true, ClientMessage: true}
 	major, minor, ok := parseVersion(version)
 	if !ok {
 		return f
 	}
 	at := func(ma, mi int) bool { return major > ma || major == ma && minor >= mi }
 	f.DeadSignal = at(3, 3)
+	f.ClientMessage = at(3, 3)
 	f.LiteralMessage = at(3, 4)
 	return f
 }

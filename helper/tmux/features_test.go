@@ -2,20 +2,21 @@ package tmux
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
 
 func TestFeaturesOf(t *testing.T) {
 	for v, want := range map[string]Features{
-		"3.2a":     {DeadSignal: false, LiteralMessage: false},
-		"3.3a":     {DeadSignal: true, LiteralMessage: false},
-		"3.4":      {DeadSignal: true, LiteralMessage: true},
-		"3.5a":     {DeadSignal: true, LiteralMessage: true},
-		"3.7c":     {DeadSignal: true, LiteralMessage: true},
-		"next-3.8": {DeadSignal: true, LiteralMessage: true},
-		"master":   {DeadSignal: true, LiteralMessage: true},
-		"4.0":      {DeadSignal: true, LiteralMessage: true},
+		"3.2a":     {DeadSignal: false, LiteralMessage: false, ClientMessage: false},
+		"3.3a":     {DeadSignal: true, LiteralMessage: false, ClientMessage: true},
+		"3.4":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"3.5a":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"3.7c":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"next-3.8": {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"master":   {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"4.0":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
 	} {
 		want.Version = v
 		if got := FeaturesOf(v); got != want {
@@ -33,7 +34,16 @@ func TestFeaturesMatchTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := FeaturesOf(v)
+	f, err := c.Features(ctx)
+	if err != nil || f.Version != v {
+		t.Fatalf("Features = %+v (%v), want those of %s", f, err, v)
+	}
+	// A message to a named client is taken where ClientMessage says so (no client is attached:
+	// the named one is not found, which is another error than 3.2a's usage).
+	_, err = c.Run(ctx, Cmd{"display-message", "-c", "/dev/null", "-d", "1", "x"})
+	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.ClientMessage {
+		t.Errorf("tmux %s: display-message -c: %v; ClientMessage is %v", v, err, f.ClientMessage)
+	}
 	if _, err := c.Run(ctx, Cmd{"set-option", "-g", "remain-on-exit", "on"}, Cmd{"new-window", "-d", "-n", "killed", "kill -9 $$"}); err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,11 @@ func Text(name string) string {
 // backslash.
 func Plain(name string) string { return "#{" + name + "}" }
 
+// WindowTime is the format of a window's time variable (window_activity), "0" where no window is
+// known: display-message of a pane that is not there fills its format without a window, and tmux
+// 3.2a crashes filling a window's time then.
+func WindowTime(name string) string { return "#{?window_id,#{" + name + "},0}" }
+
 // Row joins formats (or literal text without a backslash) into the format of one row.
 func Row(formats ...string) string { return strings.Join(formats, FieldSep) }
 
