@@ -153,6 +153,28 @@ func init() {
 		}
 	})
 
+	// stdoutfeature <feature> <regexp> <regexp-without>: the last command's stdout matches the
+	// first regexp on a tmux server whose release has the feature (a field of tmux.Features),
+	// the second on one without it: for behaviour docs/setup.md names as differing by release.
+	define("stdoutfeature <feature> <regexp> <regexp-without>", 3, 3, func(ts *testscript.TestScript, args []string) {
+		v, err := scriptTmux(ts, "display-message", "-p", tmux.VersionFormat)
+		if err != nil {
+			ts.Fatalf("stdoutfeature: %v: %s", err, v)
+		}
+		f := tmux.FeaturesOf(strings.TrimSpace(v))
+		has, ok := map[string]bool{"DeadSignal": f.DeadSignal, "LiteralMessage": f.LiteralMessage, "ClientMessage": f.ClientMessage}[args[0]]
+		if !ok {
+			ts.Fatalf("stdoutfeature: no feature %q", args[0])
+		}
+		expr := args[1]
+		if !has {
+			expr = args[2]
+		}
+		if !pattern(ts, expr).MatchString(ts.ReadFile("stdout")) {
+			ts.Fatalf("stdoutfeature: tmux %s (%s %v): no match for %q in stdout", f.Version, args[0], has, expr)
+		}
+	})
+
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.
 	define("seqdelta <var1> <var2> <n>", 3, 3, func(ts *testscript.TestScript, args []string) {
 		a, err := strconv.ParseUint(ts.Getenv(args[0]), 10, 64)
