@@ -23,6 +23,8 @@ type Features struct {
 	// ClientMessage: display-message -c names the client a message is shown to (3.3 and later;
 	// 3.2a reads -c as a flag without a value and shows the message to the client it picks).
 	ClientMessage bool
+	// PopupTitle: display-popup -T gives a popup a title (3.3 and later; 3.2a's popup has none).
+	PopupTitle bool
 }
 
 // MessageCmd is the display-message that shows text (written with tmuxfmt.Message) to client for
@@ -61,7 +63,7 @@ func (c *Client) Features(ctx context.Context) (Features, error) {
 // FeaturesOf reads the features of the release that printed version. A version it cannot read
 // (a build from git, say "next-3.8" or "master") is taken as the newest.
 func FeaturesOf(version string) Features {
-	f := Features{Version: version, DeadSignal: true, LiteralMessage: true, ClientMessage: true}
+	f := Features{Version: version, DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true}
 	major, minor, ok := parseVersion(version)
 	if !ok {
 		return f
@@ -69,6 +71,7 @@ func FeaturesOf(version string) Features {
 	at := func(ma, mi int) bool { return major > ma || major == ma && minor >= mi }
 	f.DeadSignal = at(3, 3)
 	f.ClientMessage = at(3, 3)
+	f.PopupTitle = at(3, 3)
 	f.LiteralMessage = at(3, 4)
 	return f
 }

@@ -9,14 +9,14 @@ import (
 
 func TestFeaturesOf(t *testing.T) {
 	for v, want := range map[string]Features{
-		"3.2a":     {DeadSignal: false, LiteralMessage: false, ClientMessage: false},
-		"3.3a":     {DeadSignal: true, LiteralMessage: false, ClientMessage: true},
-		"3.4":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
-		"3.5a":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
-		"3.7c":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
-		"next-3.8": {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
-		"master":   {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
-		"4.0":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true},
+		"3.2a":     {DeadSignal: false, LiteralMessage: false, ClientMessage: false, PopupTitle: false},
+		"3.3a":     {DeadSignal: true, LiteralMessage: false, ClientMessage: true, PopupTitle: true},
+		"3.4":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"3.5a":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"3.7c":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"next-3.8": {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"master":   {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"4.0":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
 	} {
 		want.Version = v
 		if got := FeaturesOf(v); got != want {
@@ -55,6 +55,10 @@ func TestFeaturesMatchTheServer(t *testing.T) {
 	})
 	if got := sig != "1:"; got != f.DeadSignal {
 		t.Errorf("tmux %s printed %q for a pane killed by SIGKILL; DeadSignal is %v", v, sig, f.DeadSignal)
+	}
+	_, err = c.Run(ctx, Cmd{"display-popup", "-T", "x", "-E", "true"})
+	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.PopupTitle {
+		t.Errorf("tmux %s: display-popup -T: %v; PopupTitle is %v", v, err, f.PopupTitle)
 	}
 	if f.LiteralMessage {
 		if _, err := c.Run(ctx, Cmd{"display-message", "-l", "-p", "x"}); err != nil {
