@@ -27,8 +27,11 @@ const currentMark = "\x1etaw-current"
 
 func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error {
 	c := f.Tmux()
+	// tmux 3.2a's display-message cannot name a client: there the pane is that of the client
+	// tmux picks.
+	feat, _ := c.Features(ctx)
 	display := tmux.Cmd{"display-message", "-p"}
-	if opts.Client != "" {
+	if opts.Client != "" && feat.ClientMessage {
 		display = append(display, "-c", opts.Client)
 	}
 	out, err := c.Run(ctx, panestate.ListCmd(""), append(display, tmux.Row(currentMark, "#{pane_id}")))
@@ -53,7 +56,7 @@ func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error
 	next, ok := attention.Next(panes, current)
 	if !ok {
 		msg := tmux.Cmd{"display-message"}
-		if opts.Client != "" {
+		if opts.Client != "" && feat.ClientMessage {
 			msg = append(msg, "-c", opts.Client)
 		}
 		_, _ = c.Run(ctx, append(msg, "taw: no agent needs you"))
