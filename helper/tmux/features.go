@@ -25,6 +25,9 @@ type Features struct {
 	ClientMessage bool
 	// PopupTitle: display-popup -T gives a popup a title (3.3 and later; 3.2a's popup has none).
 	PopupTitle bool
+	// PasteEscapes: paste-buffer passes a buffer through vis(3), control bytes escaped, unless
+	// given -S (3.7 and later; before, it pastes bytes as they are and has no -S).
+	PasteEscapes bool
 }
 
 // MessageCmd is the display-message that shows text (written with tmuxfmt.Message) to client for
@@ -63,7 +66,7 @@ func (c *Client) Features(ctx context.Context) (Features, error) {
 // FeaturesOf reads the features of the release that printed version. A version it cannot read
 // (a build from git, say "next-3.8" or "master") is taken as the newest.
 func FeaturesOf(version string) Features {
-	f := Features{Version: version, DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true}
+	f := Features{Version: version, DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true, PasteEscapes: true}
 	major, minor, ok := parseVersion(version)
 	if !ok {
 		return f
@@ -72,6 +75,7 @@ func FeaturesOf(version string) Features {
 	f.DeadSignal = at(3, 3)
 	f.ClientMessage = at(3, 3)
 	f.PopupTitle = at(3, 3)
+	f.PasteEscapes = at(3, 7)
 	f.LiteralMessage = at(3, 4)
 	return f
 }

@@ -13,10 +13,10 @@ func TestFeaturesOf(t *testing.T) {
 		"3.3a":     {DeadSignal: true, LiteralMessage: false, ClientMessage: true, PopupTitle: true},
 		"3.4":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
 		"3.5a":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
-		"3.7c":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
-		"next-3.8": {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
-		"master":   {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
-		"4.0":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true},
+		"3.7c":     {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true, PasteEscapes: true},
+		"next-3.8": {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true, PasteEscapes: true},
+		"master":   {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true, PasteEscapes: true},
+		"4.0":      {DeadSignal: true, LiteralMessage: true, ClientMessage: true, PopupTitle: true, PasteEscapes: true},
 	} {
 		want.Version = v
 		if got := FeaturesOf(v); got != want {
@@ -59,6 +59,10 @@ func TestFeaturesMatchTheServer(t *testing.T) {
 	_, err = c.Run(ctx, Cmd{"display-popup", "-T", "x", "-E", "true"})
 	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.PopupTitle {
 		t.Errorf("tmux %s: display-popup -T: %v; PopupTitle is %v", v, err, f.PopupTitle)
+	}
+	_, err = c.Run(ctx, Cmd{"set-buffer", "-b", "tawf", "x"}, Cmd{"paste-buffer", "-S", "-d", "-b", "tawf", "-t", "main"})
+	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.PasteEscapes {
+		t.Errorf("tmux %s: paste-buffer -S: %v; PasteEscapes is %v", v, err, f.PasteEscapes)
 	}
 	if f.LiteralMessage {
 		if _, err := c.Run(ctx, Cmd{"display-message", "-l", "-p", "x"}); err != nil {

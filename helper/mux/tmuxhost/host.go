@@ -432,7 +432,11 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 	if _, err := h.call(ctx, tmux.Cmd{"load-buffer", "-b", buffer, path}); err != nil {
 		return err
 	}
-	if _, err := h.call(ctx, tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}); err != nil {
+	paste := tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}
+	if h.features.PasteEscapes {
+		paste = append(paste, "-S") // the bytes as they are, not escaped (tmux 3.7)
+	}
+	if _, err := h.call(ctx, paste); err != nil {
 		_, _ = h.call(ctx, tmux.Cmd{"delete-buffer", "-b", buffer})
 		return err
 	}
