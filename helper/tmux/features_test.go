@@ -61,7 +61,7 @@ func TestFeaturesMatchTheServer(t *testing.T) {
 		t.Errorf("tmux %s: display-popup -T: %v; PopupTitle is %v", v, err, f.PopupTitle)
 	}
 	_, err = c.Run(ctx, Cmd{"set-buffer", "-b", "tawf", "x"}, Cmd{"paste-buffer", "-S", "-d", "-b", "tawf", "-t", "main"})
-	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.PasteEscapes {
+	if usage := err != nil && (strings.Contains(err.Error(), "usage") || strings.Contains(err.Error(), "unknown flag")); usage == f.PasteEscapes {
 		t.Errorf("tmux %s: paste-buffer -S: %v; PasteEscapes is %v", v, err, f.PasteEscapes)
 	}
 	if f.LiteralMessage {
