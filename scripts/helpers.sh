@@ -15,8 +15,11 @@ __taw_say() {
 	# display-message reads its text as a format and a strftime string: # and % are doubled.
 	local shown=${msg//#/##}
 	shown=${shown//%/%%}
+	# tmux 3.2a's display-message cannot name a client (-c takes no value there): then the
+	# message goes to the client tmux picks.
 	while IFS= read -r c; do
-		command tmux display-message -d 10000 -c "$c" "$shown" 2>/dev/null
+		command tmux display-message -d 10000 -c "$c" "$shown" 2>/dev/null ||
+			command tmux display-message -d 10000 "$shown" 2>/dev/null
 	done <<EOF
 $clients
 EOF

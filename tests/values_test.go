@@ -2,11 +2,14 @@ package tests
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/taw-tmux/taw/helper/tmux"
 )
 
 // The commands that put a value in a script variable, or check values against each other.
@@ -63,6 +66,113 @@ func init() {
 			ts.Fatalf("seqcheck: seq %d from %s is not the %s since the epoch (now %d)", seq, args[1], args[2], now)
 		}
 		ts.Setenv(args[3], strconv.FormatUint(seq, 10))
+	})
+
+	// tmuxvalue <target|-> <variable>: print the format variable's value (an option's, say) as
+	// it is, for stdout and cmp to check: read the way taw reads rows, since tmux 3.4 and 3.5a
+	// print show-options' values escaped. "-" reads it without a target.
+	define("tmuxvalue <target|-> <variable>", 2, 2, func(ts *testscript.TestScript, args []string) {
+		cmd := []string{"display-message", "-p"}
+		if args[0] != "-" {
+			cmd = append(cmd, "-t", args[0])
+		}
+		out, err := scriptTmux(ts, append(cmd, tmux.Text(args[1]))...)
+		if err != nil {
+			ts.Fatalf("tmuxvalue: %v: %s", err, out)
+		}
+		fmt.Fprintln(ts.Stdout(), tmux.Decode(strings.TrimSuffix(out, "\n")))
+	})
+
+	// tmuxkey [-L socket] <table> <key>: print the list-keys lines that bind key in table, for
+	// stdout to check (none when it is unbound). Every binding is listed and the lines picked:
+	// tmux 3.7c prints nothing when list-keys finds exactly one binding, as list-keys -T table key
+	// does for a bound key.
+	define("tmuxkey [-L socket] <table> <key>", 2, 4, func(ts *testscript.TestScript, args []string) {
+		socket := ts.Getenv("TAW_SOCKET")
+		if args[0] == "-L" && len(args) == 4 {
+			socket, args = args[1], args[2:]
+		} else if len(args) != 2 {
+			ts.Fatalf("usage: tmuxkey [-L socket] <table> <key>")
+		}
+		out, err := tmuxOn(ts, socket, "list-keys")
+		if err != nil {
+			ts.Fatalf("tmuxkey: %v: %s", err, out)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			f := strings.Fields(line)
+			for i := 0; i+2 < len(f); i++ {
+				if f[i] == "-T" {
+					if f[i+1] == args[0] && f[i+2] == args[1] {
+						fmt.Fprintln(ts.Stdout(), line)
+					}
+					break
+				}
+			}
+		}
+	})
+
+	// jsonhas <file|stdout> <key> <want>...: some object in the JSON has key with the string
+	// want (or one of the wants), each written as the inside of a Go string literal ("\\" a
+	// backslash, "\x01" a control byte).
+	define("jsonhas <file|stdout> <key> <want>...", 3, many, func(ts *testscript.TestScript, args []string) {
+		wants := map[string]bool{}
+		for _, w := range args[2:] {
+			want, err := strconv.Unquote(`"` + w + `"`)
+			ts.Check(err)
+			wants[want] = true
+		}
+		var doc any
+		ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+		var seen []string
+		var walk func(v any) bool
+		walk = func(v any) bool {
+			switch v := v.(type) {
+			case map[string]any:
+				if s, ok := v[args[1]].(string); ok {
+					if wants[s] {
+						return true
+					}
+					seen = append(seen, s)
+				}
+				for _, e := range v {
+					if walk(e) {
+						return true
+					}
+				}
+			case []any:
+				for _, e := range v {
+					if walk(e) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if !walk(doc) {
+			ts.Fatalf("jsonhas: no %q of %q in %s; its values: %q", args[1], args[2:], args[0], seen)
+		}
+	})
+
+	// stdoutfeature <feature> <regexp> <regexp-without>: the last command's stdout matches the
+	// first regexp on a tmux server whose release has the feature (a field of tmux.Features),
+	// the second on one without it: for behaviour docs/setup.md names as differing by release.
+	define("stdoutfeature <feature> <regexp> <regexp-without>", 3, 3, func(ts *testscript.TestScript, args []string) {
+		v, err := scriptTmux(ts, "display-message", "-p", tmux.VersionFormat)
+		if err != nil {
+			ts.Fatalf("stdoutfeature: %v: %s", err, v)
+		}
+		f := tmux.FeaturesOf(strings.TrimSpace(v))
+		has, ok := map[string]bool{"DeadSignal": f.DeadSignal, "LiteralMessage": f.LiteralMessage, "ClientMessage": f.ClientMessage}[args[0]]
+		if !ok {
+			ts.Fatalf("stdoutfeature: no feature %q", args[0])
+		}
+		expr := args[1]
+		if !has {
+			expr = args[2]
+		}
+		if !pattern(ts, expr).MatchString(ts.ReadFile("stdout")) {
+			ts.Fatalf("stdoutfeature: tmux %s (%s %v): no match for %q in stdout", f.Version, args[0], has, expr)
+		}
 	})
 
 	// seqdelta <var1> <var2> <n>: $var2 is $var1 plus n.

@@ -158,25 +158,23 @@ func (p Published) Existing(panes []panestate.Pane) Published {
 	return out
 }
 
-const sep = "\x1f"
-
 // ReadPublished reads what the options say now, in one tmux call.
 func ReadPublished(ctx context.Context, c *tmux.Client) (Published, error) {
 	global := GlobalOptions()
 	parts := make([]string, len(global))
 	for i, k := range global {
-		parts[i] = "#{" + k + "}"
+		parts[i] = tmux.Text(k)
 	}
 	out, err := c.Run(ctx,
-		tmux.Cmd{"list-windows", "-a", "-F", "W" + sep + "#{window_id}" + sep + "#{" + OptWindowState + "}"},
-		tmux.Cmd{"list-sessions", "-F", "S" + sep + "#{session_id}" + sep + "#{" + OptSessionState + "}"},
-		tmux.Cmd{"display-message", "-p", "G" + sep + strings.Join(parts, sep)})
+		tmux.Cmd{"list-windows", "-a", "-F", tmux.Row("W", "#{window_id}", tmux.Text(OptWindowState))},
+		tmux.Cmd{"list-sessions", "-F", tmux.Row("S", "#{session_id}", tmux.Text(OptSessionState))},
+		tmux.Cmd{"display-message", "-p", tmux.Row(append([]string{"G"}, parts...)...)})
 	if err != nil {
 		return Published{}, err
 	}
 	p := Published{Windows: map[string]string{}, Sessions: map[string]string{}, Global: map[string]string{}}
 	for _, line := range strings.Split(out, "\n") {
-		f := strings.Split(line, sep)
+		f := tmux.DecodeRow(line)
 		switch {
 		case f[0] == "W" && len(f) == 3 && f[2] != "":
 			p.Windows[f[1]] = f[2]
@@ -205,8 +203,8 @@ func Clear(ctx context.Context, c *tmux.Client) error {
 		return err
 	}
 	for _, line := range strings.Split(out, "\n") {
-		id, done, _ := strings.Cut(line, sep)
-		if done != "" {
+		if f := tmux.DecodeRow(line); len(f) == 2 && f[1] != "" {
+			id := f[0]
 			cmds = append(cmds, tmux.Cmd{"set-option", "-pqu", "-t", id, panestate.OptDone})
 		}
 	}

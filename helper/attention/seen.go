@@ -14,15 +14,15 @@ import (
 // Unlike the watcher it ignores terminal focus: a hook fires because someone just acted.
 func Seen(ctx context.Context, c *tmux.Client) (cleared []string, err error) {
 	out, err := c.Run(ctx,
-		tmux.Cmd{"list-clients", "-F", "C" + sep + "#{pane_id}" + sep + "#{client_control_mode}"},
-		listDone("P"+sep))
+		tmux.Cmd{"list-clients", "-F", tmux.Row("C", "#{pane_id}", "#{client_control_mode}")},
+		listDone("P"))
 	if err != nil {
 		return nil, err
 	}
 	shown := map[string]bool{}
 	var done []string
 	for _, line := range strings.Split(out, "\n") {
-		f := strings.Split(line, sep)
+		f := tmux.DecodeRow(line)
 		switch {
 		case f[0] == "C" && len(f) == 3 && f[2] != "1":
 			shown[f[1]] = true
@@ -50,7 +50,11 @@ func ClearCmds(paneID string) []tmux.Cmd {
 	return append([]tmux.Cmd{{"set-option", "-pqu", "-t", paneID, panestate.OptDone}}, tmux.SignalCmds(panestate.SignalChannel)...)
 }
 
-// listDone lists every pane's id and @agent_done, each row after prefix.
-func listDone(prefix string) tmux.Cmd {
-	return tmux.ListAllPanes(prefix + "#{pane_id}" + sep + "#{" + panestate.OptDone + "}")
+// listDone lists every pane's id and @agent_done, each row after the field mark ("" for none).
+func listDone(mark string) tmux.Cmd {
+	row := []string{"#{pane_id}", tmux.Text(panestate.OptDone)}
+	if mark != "" {
+		row = append([]string{mark}, row...)
+	}
+	return tmux.ListAllPanes(tmux.Row(row...))
 }

@@ -67,15 +67,10 @@ func ApplyStatus(ctx context.Context, c *tmux.Client, on bool) error {
 }
 
 func apply(ctx context.Context, c *tmux.Client, formats []string, on bool, insertFn, removeFn func(string) string) error {
-	var read []tmux.Cmd
-	for _, f := range formats {
-		read = append(read, tmux.Cmd{"show-options", "-gv", f}, tmux.Cmd{"display-message", "-p", endMark})
-	}
-	out, err := c.Run(ctx, read...)
+	values, err := c.GlobalOptions(ctx, formats...)
 	if err != nil {
 		return err
 	}
-	values := strings.Split(out, "\n"+endMark+"\n")
 	var cmds []tmux.Cmd
 	for i, f := range formats {
 		if i >= len(values) {
@@ -96,6 +91,3 @@ func apply(ctx context.Context, c *tmux.Client, formats []string, on bool, inser
 	_, err = c.Run(ctx, cmds...)
 	return err
 }
-
-// endMark separates the values read in one call; a format cannot hold a newline followed by it.
-const endMark = "\x1etaw-end\x1e"

@@ -18,26 +18,33 @@ func (f *Factory) agentNext(c *cli.Context) error {
 	return agentNextRun(c.Context, f, &agentNextOptions{Client: c.String(flagClient)})
 }
 
-const currentMark = "\x1etaw-current\x1f"
+// currentMark is the first field of the row naming the client's pane; no pane row starts with
+// its control byte.
+const currentMark = "\x1etaw-current"
 
 func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error {
 	c := f.Tmux()
+	// tmux 3.2a's display-message cannot name a client: there the pane is that of the client
+	// tmux picks.
+	feat, _ := c.Features(ctx)
 	display := tmux.Cmd{"display-message", "-p"}
-	if opts.Client != "" {
+	if opts.Client != "" && feat.ClientMessage {
 		display = append(display, "-c", opts.Client)
 	}
-	out, err := c.Run(ctx, panestate.ListCmd(""), append(display, currentMark+"#{pane_id}"))
+	out, err := c.Run(ctx, panestate.ListCmd(""), append(display, tmux.Row(currentMark, "#{pane_id}")))
 	if err != nil {
 		return err
 	}
 	var panes []panestate.Pane
 	current := ""
+	parse := panestate.All.FieldsParser()
 	for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if cur, ok := strings.CutPrefix(row, currentMark); ok {
-			current = cur
+		f := tmux.DecodeRow(row)
+		if f[0] == currentMark && len(f) == 2 {
+			current = f[1]
 			continue
 		}
-		p, err := panestate.ParseRow(row)
+		p, err := parse(f)
 		if err != nil {
 			return err
 		}
@@ -46,7 +53,7 @@ func agentNextRun(ctx context.Context, f *Factory, opts *agentNextOptions) error
 	next, ok := attention.Next(panes, current)
 	if !ok {
 		msg := tmux.Cmd{"display-message"}
-		if opts.Client != "" {
+		if opts.Client != "" && feat.ClientMessage {
 			msg = append(msg, "-c", opts.Client)
 		}
 		_, _ = c.Run(ctx, append(msg, "taw: no agent needs you"))

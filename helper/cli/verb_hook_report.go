@@ -14,6 +14,7 @@ import (
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/shellquote"
+	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -206,13 +207,13 @@ func keepResumeFlags(p panestate.Pane, rep report.Report, keep []string) report.
 // Under the agent's hook daemon (daemon true) the hook's parent and $TMUX_PANE are the daemon's:
 // neither places the report.
 func hookRoute(ctx context.Context, f *Factory, opts *hookReportOptions, act hookreport.Action, own string, daemon bool) (string, bool) {
-	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", "#{pane_id}\x1f#{pane_pid}\x1f#{pane_dead}\x1f#{@agent_session_id}\x1f#{@agent_session_agent}")
+	out, err := f.Tmux().Output(ctx, "list-panes", "-a", "-F", tmux.Row("#{pane_id}", "#{pane_pid}", "#{pane_dead}", tmux.Text("@agent_session_id"), tmux.Text("@agent_session_agent")))
 	if err != nil {
 		return "", false
 	}
 	var panes []report.PaneSeen
 	for _, row := range strings.Split(out, "\n") {
-		fields := strings.Split(row, "\x1f")
+		fields := tmux.DecodeRow(row)
 		if len(fields) != 5 || fields[2] == "1" {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
+	"github.com/taw-tmux/taw/helper/tmuxfmt"
 	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
@@ -224,17 +225,13 @@ func say(ctx context.Context, c *tmux.Client, msg string) error {
 		_, err = c.Run(ctx, tmux.Cmd{"set-option", "-gq", noticeOption, msg})
 		return err
 	}
+	f, _ := c.Features(ctx)
 	cmds := []tmux.Cmd{{"set-option", "-gqu", noticeOption}}
 	for _, name := range clients {
-		cmds = append(cmds, tmux.Cmd{"display-message", "-d", noticeMillis, "-c", name, displayLiteral(msg)})
+		cmds = append(cmds, f.MessageCmd(name, noticeMillis, tmuxfmt.Message(msg)))
 	}
 	_, err = c.Run(ctx, cmds...)
 	return err
-}
-
-// displayLiteral keeps display-message from reading msg as a format (#) or a time (%, strftime).
-func displayLiteral(msg string) string {
-	return strings.NewReplacer("#", "##", "%", "%%").Replace(msg)
 }
 
 // statusOption keeps what the last load had to say, readable when no client saw the message.

@@ -167,7 +167,7 @@ func pluginPopupOpen(ctx context.Context, f *Factory, p plugins.Plugin, id, pane
 	if inv.PaneID != "" {
 		cmd = append(cmd, "-t", inv.PaneID)
 	}
-	if entry.Title != "" {
+	if feat, _ := f.Tmux().Features(ctx); entry.Title != "" && feat.PopupTitle {
 		cmd = append(cmd, "-T", entry.Title)
 	}
 	cmd = append(cmd, execCommand(f.bin(), p, "popup:"+id, inv.PaneID, entry.Command))

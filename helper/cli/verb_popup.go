@@ -39,7 +39,10 @@ func popupOpenRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	if opts.Client != "" {
 		inner = append(inner, "--client", opts.Client)
 	}
-	cmd := tmux.Cmd{"display-popup", "-E", "-w", "90%", "-h", "90%", "-T", " agents "}
+	cmd := tmux.Cmd{"display-popup", "-E", "-w", "90%", "-h", "90%"}
+	if feat, _ := f.Tmux().Features(ctx); feat.PopupTitle {
+		cmd = append(cmd, "-T", " agents ")
+	}
 	if opts.Client != "" {
 		cmd = append(cmd, "-c", opts.Client)
 	}

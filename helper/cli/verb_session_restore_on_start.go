@@ -187,8 +187,9 @@ func sayOnStart(ctx context.Context, c *tmux.Client, f *Factory, msg string) err
 	fmt.Fprintln(f.IO.Out, msg)
 	cmds := []tmux.Cmd{{"set-option", "-gq", session.SettingRestoredOnStart, tmuxfmt.Literal(msg)}}
 	if out, err := c.Output(ctx, "list-clients", "-F", "#{client_name}"); err == nil {
+		f, _ := c.Features(ctx)
 		for _, client := range outputLinesOf(out) {
-			cmds = append(cmds, tmux.Cmd{"display-message", "-c", client, "-d", "8000", tmuxfmt.Literal(msg)})
+			cmds = append(cmds, f.MessageCmd(client, "8000", tmuxfmt.Message(msg)))
 		}
 	}
 	_, err := c.Run(ctx, cmds...)

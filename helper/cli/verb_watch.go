@@ -166,7 +166,7 @@ func serveWatcher(ctx context.Context, f *Factory, c *tmux.Client, opts *watchOp
 	if prev := strings.Fields(f.Getenv(watch.RestartEnv)); len(prev) == 2 {
 		msg := fmt.Sprintf("taw: the pane watcher (pid %s) ended with status %s and was started again", prev[0], prev[1])
 		logf("%s", msg)
-		_, _ = c.Run(ctx, tmux.Cmd{"display-message", "-d", "5000", tmuxfmt.Literal(msg)})
+		_, _ = c.Run(ctx, tmux.Cmd{"display-message", "-d", "5000", tmuxfmt.Message(msg)})
 	}
 	publishWatcherPid(ctx, c, pid)
 	defer unpublishWatcherPid(c, pid)

@@ -55,11 +55,12 @@ func Warn(ctx context.Context, c *tmux.Client, problems []error, home string) (s
 	if len(rows) == 0 || rows[0] == hash {
 		return false, nil
 	}
-	text := tmuxfmt.Literal(WarnText(problems, home))
+	text := tmuxfmt.Message(WarnText(problems, home))
+	f, _ := c.Features(ctx)
 	var cmds []tmux.Cmd
 	for _, tty := range rows[1:] {
 		if tty != "" {
-			cmds = append(cmds, tmux.Cmd{"display-message", "-c", tty, "-d", "10000", text})
+			cmds = append(cmds, f.MessageCmd(tty, "10000", text))
 		}
 	}
 	if len(cmds) == 0 {

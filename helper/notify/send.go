@@ -48,16 +48,14 @@ type attached struct {
 	tty, termname string
 }
 
-const clientSep = "\x1f"
-
 func (s *Sender) clients(ctx context.Context) ([]attached, error) {
-	out, err := s.Client.Output(ctx, "list-clients", "-F", "#{client_tty}"+clientSep+"#{client_termname}"+clientSep+"#{client_control_mode}")
+	out, err := s.Client.Output(ctx, "list-clients", "-F", tmux.Row(tmux.Text("client_tty"), tmux.Text("client_termname"), "#{client_control_mode}"))
 	if err != nil {
 		return nil, err
 	}
 	var cs []attached
 	for _, row := range strings.Split(out, "\n") {
-		f := strings.Split(row, clientSep)
+		f := tmux.DecodeRow(row)
 		if len(f) != 3 || f[0] == "" || f[2] == "1" {
 			continue // control-mode clients have no terminal to write to
 		}
@@ -106,12 +104,13 @@ func (s *Sender) tmuxMessage(ctx context.Context, n Notification, cfg config.Not
 	if len(clients) == 0 {
 		return nil
 	}
-	// display-message expands formats in its message; the text is the agent's, so # is doubled.
-	text := tmuxfmt.Literal(clean("taw: " + n.Text()))
+	// display-message expands formats and times in its message; the text is the agent's.
+	text := tmuxfmt.Message(clean("taw: " + n.Text()))
 	ms := strconv.FormatInt(cfg.TmuxMessageDuration.Milliseconds(), 10)
+	f, _ := s.Client.Features(ctx)
 	cmds := make([]tmux.Cmd, 0, len(clients))
 	for _, c := range clients {
-		cmds = append(cmds, tmux.Cmd{"display-message", "-c", c.tty, "-d", ms, text})
+		cmds = append(cmds, f.MessageCmd(c.tty, ms, text))
 	}
 	_, err := s.Client.Run(ctx, cmds...)
 	out := make([]Delivery, 0, len(clients))

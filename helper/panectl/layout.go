@@ -26,27 +26,25 @@ type Window struct {
 	Panes               int
 }
 
-const fieldSep = "\x1f"
-
 // Sessions lists the server's sessions in tmux's order.
 func (c *Ctl) Sessions(ctx context.Context) ([]Session, error) {
-	out, err := c.Tmux.Output(ctx, "list-sessions", "-F", strings.Join([]string{"#{session_id}", "#{session_attached}", "#{session_windows}", "#{session_path}", "#{session_name}"}, fieldSep))
+	out, err := c.Tmux.Output(ctx, "list-sessions", "-F", tmux.Row("#{session_id}", "#{session_attached}", "#{session_windows}", tmux.Text("session_path"), tmux.Text("session_name")))
 	if err != nil {
 		return nil, err
 	}
-	act, err := c.Tmux.Output(ctx, "list-windows", "-a", "-F", "#{session_id}"+fieldSep+"#{window_id}"+fieldSep+"#{window_active}")
+	act, err := c.Tmux.Output(ctx, "list-windows", "-a", "-F", tmux.Row("#{session_id}", "#{window_id}", "#{window_active}"))
 	if err != nil {
 		return nil, err
 	}
 	active := map[string]string{}
 	for _, row := range strings.Split(act, "\n") {
-		if f := strings.Split(row, fieldSep); len(f) == 3 && f[2] == "1" {
+		if f := tmux.DecodeRow(row); len(f) == 3 && f[2] == "1" {
 			active[f[0]] = f[1]
 		}
 	}
 	var out2 []Session
 	for _, row := range strings.Split(out, "\n") {
-		f := strings.SplitN(row, fieldSep, 5)
+		f := tmux.DecodeRow(row)
 		if len(f) != 5 {
 			continue
 		}
@@ -77,13 +75,13 @@ func (c *Ctl) Windows(ctx context.Context, session string) ([]Window, error) {
 	if session != "" {
 		args = []string{"list-windows", "-t", session}
 	}
-	out, err := c.Tmux.Output(ctx, append(args, "-F", strings.Join([]string{"#{window_id}", "#{session_id}", "#{window_index}", "#{window_active}", "#{window_panes}", "#{window_name}"}, fieldSep))...)
+	out, err := c.Tmux.Output(ctx, append(args, "-F", tmux.Row("#{window_id}", "#{session_id}", "#{window_index}", "#{window_active}", "#{window_panes}", tmux.Text("window_name")))...)
 	if err != nil {
 		return nil, err
 	}
 	var ws []Window
 	for _, row := range strings.Split(out, "\n") {
-		f := strings.SplitN(row, fieldSep, 6)
+		f := tmux.DecodeRow(row)
 		if len(f) != 6 {
 			continue
 		}

@@ -90,8 +90,9 @@ func (m Memo) Remembered(paneID string) (p Pane, ok bool) {
 	if !found {
 		return Pane{}, false
 	}
-	p, err = parseOwnRow(row, paneID)
-	return p, err == nil
+	// The memo holds the values as they are, not as tmux prints them.
+	p, err = forWrite.fieldsParser()(strings.Split(row, sep))
+	return p, err == nil && p.ID == paneID
 }
 
 // Remember keeps p as the pane's memo, for the next writer. The caller holds the pane's lock,
@@ -168,8 +169,9 @@ func CommitRemembered(ctx context.Context, c *tmux.Client, was Pane, rec *report
 // CommitGuarded).
 func guardedCall(was Pane, cmds []tmux.Cmd, mark string) ([]tmux.Cmd, bool) {
 	now := forWrite.Format()
-	// The pane's id is in the comparison too: a target may fall back to another pane.
-	guard := "#{==:" + now + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
+	// The pane's id is in the comparison too: a target may fall back to another pane. The values
+	// are compared plain, inside tmux, as memoRow writes them.
+	guard := "#{==:" + plainVariables(forWrite.Names()) + "," + tmuxfmt.Operand(strings.TrimSuffix(memoRow(was), "\n")) + "}"
 	call := []tmux.Cmd{{"set-option", "-p", "-t", was.ID, "-F", OptGuard, guard}}
 	for _, cmd := range cmds {
 		g, ok := guarded(was.ID, cmd)

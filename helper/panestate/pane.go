@@ -70,12 +70,19 @@ func (p Pane) Target() string {
 	return fmt.Sprintf("%s:%d.%d", p.SessionName, p.WindowIndex, p.PaneIndex)
 }
 
-const sep = "\x1f"
+const sep = tmux.FieldSep
 
 // paneField is one tmux format variable of a pane and where its value goes.
 type paneField struct {
 	name string
 	set  func(p *Pane, v string)
+}
+
+// textFields are the variables whose value is text that may hold a backslash; every option is
+// too. The others are numbers and ids, printed plain (tmux.Text costs the server more).
+var textFields = map[string]bool{
+	"session_name": true, "window_name": true, "pane_current_path": true,
+	"pane_current_command": true, "pane_title": true, "pane_tty": true,
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -172,12 +179,31 @@ func (s Selection) more(names []string) string {
 	return sep + variables(names)
 }
 
+// variables is the format that prints names so that tmux.DecodeRow reads them back on every
+// release.
 func variables(names []string) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
-		parts = append(parts, "#{"+n+"}")
+		switch {
+		case textFields[n] || strings.HasPrefix(n, "@"):
+			parts = append(parts, tmux.Text(n))
+		case n == "window_activity":
+			parts = append(parts, tmux.WindowTime(n))
+		default:
+			parts = append(parts, tmux.Plain(n))
+		}
 	}
-	return strings.Join(parts, sep)
+	return tmux.Row(parts...)
+}
+
+// plainVariables is the format of names' values as they are, for a comparison inside tmux,
+// which prints nothing.
+func plainVariables(names []string) string {
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, tmux.Plain(n))
+	}
+	return tmux.Row(parts...)
 }
 
 // AgentFilter is true for a pane with an agent; tmux reads the value "0" as false, and an agent
@@ -186,6 +212,12 @@ const AgentFilter = "#{!=:#{" + OptName + "},}"
 
 // parser reads rows printed with the selection's Format.
 func (s Selection) parser() func(row string) (Pane, error) {
+	fields := s.fieldsParser()
+	return func(row string) (Pane, error) { return fields(tmux.DecodeRow(row)) }
+}
+
+// fieldsParser reads a row's fields, already decoded.
+func (s Selection) fieldsParser() func(f []string) (Pane, error) {
 	names := s.Names()
 	sets := make([]func(*Pane, string), len(names))
 	for i, n := range names {
@@ -205,8 +237,7 @@ func (s Selection) parser() func(row string) (Pane, error) {
 	if len(s.Held) > 0 {
 		nBrief = len(s.briefNames())
 	}
-	return func(row string) (Pane, error) {
-		f := strings.Split(row, sep)
+	return func(f []string) (Pane, error) {
 		if len(f) != len(sets) && len(f) != nBrief {
 			return Pane{}, fmt.Errorf("read pane: %d fields where %d were expected", len(f), len(sets))
 		}
@@ -260,6 +291,10 @@ func (s Selection) ParseRow(row string) (Pane, error) { return s.parser()(row) }
 
 // Parser is ParseRow made once, for a reader of many rows.
 func (s Selection) Parser() func(row string) (Pane, error) { return s.parser() }
+
+// FieldsParser reads a row already split by tmux.DecodeRow, for a row that shares its line with a
+// marker.
+func (s Selection) FieldsParser() func(fields []string) (Pane, error) { return s.fieldsParser() }
 
 // Format is the tmux format that prints every fact of one pane as one row.
 func Format() string { return All.Format() }

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,11 +19,23 @@ import (
 )
 
 // Rows of one capture are marked by a record separator, so a window name or title holding a
-// newline cannot split a row.
+// newline cannot split a row. The output is decoded (tmux.Decode) before it is split, since some
+// releases print both control bytes as escapes.
 const (
 	rowMark  = "\x1e"
-	fieldSep = "\x1f"
+	fieldSep = tmux.FieldSep
 )
+
+// textWindowFields are the window variables whose value is text.
+var textWindowFields = map[string]bool{"session_name": true, "window_name": true}
+
+// rowOf is the format of one row of kind: the mark, the kind, then the formats.
+func rowOf(kind string, formats ...string) string {
+	return rowMark + tmux.Row(append([]string{kind}, formats...)...)
+}
+
+// allFields reads a pane's row already decoded and split.
+var allFields = panestate.All.FieldsParser()
 
 var windowFields = []string{
 	"session_name", "window_index", "window_name", "window_layout", "window_active",
@@ -87,14 +101,16 @@ func notOurs(pid, uid int) string {
 func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) (*Captured, error) {
 	wf := make([]string, len(windowFields))
 	for i, f := range windowFields {
-		wf[i] = "#{" + f + "}"
+		wf[i] = tmux.Plain(f)
+		if textWindowFields[f] {
+			wf[i] = tmux.Text(f)
+		}
 	}
 	out, err := c.Run(ctx,
-		tmux.Cmd{"list-windows", "-a", "-F", rowMark + "W" + fieldSep + strings.Join(wf, fieldSep)},
-		panestate.ListCmd(rowMark+"P"+fieldSep),
-		tmux.Cmd{"display-message", "-p", rowMark + "S" + fieldSep + "#{" + tmuxconf.SettingSessionBackups + "}" + fieldSep +
-			"#{" + SettingSavePaneContents + "}" + fieldSep + "#{" + SettingPaneContentsLines + "}" + fieldSep +
-			"#{" + SettingRestoreVimSessions + "}"},
+		tmux.Cmd{"list-windows", "-a", "-F", rowOf("W", wf...)},
+		panestate.ListCmd(rowOf("P")+fieldSep),
+		tmux.Cmd{"display-message", "-p", rowOf("S", tmux.Text(tmuxconf.SettingSessionBackups),
+			tmux.Text(SettingSavePaneContents), tmux.Text(SettingPaneContentsLines), tmux.Text(SettingRestoreVimSessions))},
 	)
 	if err != nil {
 		// tmux 3.3 answers "no current target" to list-windows -a on a server with no session
@@ -108,7 +124,7 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 	var panes []panestate.Pane
 	backups := DefaultBackups
 	contentsOn, lines, vimSessions := false, DefaultPaneContentsLines, false
-	for _, row := range strings.Split(out, rowMark) {
+	for _, row := range strings.Split(tmux.Decode(out), rowMark) {
 		row = strings.TrimSuffix(row, "\n")
 		kind, rest, ok := strings.Cut(row, fieldSep)
 		if !ok {
@@ -122,7 +138,7 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			}
 			windows = append(windows, f)
 		case "P":
-			p, err := panestate.ParseRow(rest)
+			p, err := allFields(strings.Split(rest, fieldSep))
 			if err != nil {
 				return nil, err
 			}
@@ -218,13 +234,18 @@ func ContentsLines(v string) int {
 }
 
 // captureContents reads every pane's screen and scrollback in one tmux call: each capture follows
-// a mark naming its pane, and no capture can hold the mark's byte (tmux keeps no C0 control in a
-// cell).
+// a mark line naming its pane. The mark is plain text holding a random nonce, so no screen can
+// show one (a control byte would not do: some releases print it as text, which a screen can
+// hold), and captures print as they are on every release.
 func captureContents(ctx context.Context, c *tmux.Client, doc *Document, panes []panestate.Pane, lines int) error {
+	nonce := make([]byte, 8)
+	_, _ = rand.Read(nonce)
+	mark := "taw-contents-" + hex.EncodeToString(nonce) + " "
 	var cmds []tmux.Cmd
 	for _, p := range panes {
 		cmds = append(cmds,
-			tmux.Cmd{"display-message", "-p", "-t", p.ID, rowMark + "C" + fieldSep + p.ID},
+			// display-message passes its text through strftime too, so the % of the id doubles.
+			tmux.Cmd{"display-message", "-p", "-t", p.ID, mark + strings.ReplaceAll(p.ID, "%", "%%")},
 			tmux.Cmd{"capture-pane", "-p", "-e", "-t", p.ID, "-S", "-" + strconv.Itoa(lines)})
 	}
 	if len(cmds) == 0 {
@@ -235,14 +256,14 @@ func captureContents(ctx context.Context, c *tmux.Client, doc *Document, panes [
 		return fmt.Errorf("read pane contents: %w", err)
 	}
 	byID := map[string][]byte{}
-	for _, part := range strings.Split(out, rowMark) {
-		head, body, ok := strings.Cut(part, "\n")
-		kind, id, ok2 := strings.Cut(head, fieldSep)
-		if !ok || !ok2 || kind != "C" {
-			continue
+	// Each part is a pane's id, then its lines; the split took the newline ending the last line
+	// of every part but the last.
+	parts := strings.Split("\n"+out, "\n"+mark)
+	for i, part := range parts[1:] {
+		id, body, ok := strings.Cut(part, "\n")
+		if ok && i < len(parts)-2 {
+			body += "\n"
 		}
-		// tmux 3.3a pads what display-message prints after the control byte with a space per
-		// message printed before it in the call; the pane id itself holds no space.
 		byID[strings.TrimSpace(id)] = CompressContents([]byte(body))
 	}
 	at := map[paneKey][]byte{}
@@ -311,15 +332,15 @@ func emptyServer(ctx context.Context, c *tmux.Client) (bool, int) {
 }
 
 // emptyLive is a server with no session as a restore sees it: its settings read from the global
-// options, one call each (tmux prints nothing for an unset option, so they cannot share one).
+// options (no format can be filled without a session).
 func emptyLive(ctx context.Context, c *tmux.Client) Live {
-	get := func(name string) string {
-		out, _ := c.Output(ctx, "show-options", "-gqv", name)
-		return out
-	}
 	live := Live{Sessions: map[string]bool{}}
-	live.Programs = ParsePrograms(get(SettingRestorePrograms), get(SettingResurrectProcesses))
-	live.Shell, live.ShellCommand = get("default-shell"), get("default-command")
-	live.VimSessions = isOn(get(SettingRestoreVimSessions))
+	v, err := c.GlobalOptions(ctx, SettingRestorePrograms, SettingResurrectProcesses, "default-shell", "default-command", SettingRestoreVimSessions)
+	if err != nil {
+		v = make([]string, 5)
+	}
+	live.Programs = ParsePrograms(v[0], v[1])
+	live.Shell, live.ShellCommand = v[2], v[3]
+	live.VimSessions = isOn(v[4])
 	return live
 }

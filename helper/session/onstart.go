@@ -90,16 +90,16 @@ func DecideOnStart(st StartState, now time.Time, atPrompt func(pid int) bool) (b
 // ReadStartState reads what DecideOnStart needs in one tmux call.
 func ReadStartState(ctx context.Context, c *tmux.Client) (StartState, error) {
 	out, err := c.Run(ctx,
-		tmux.Cmd{"display-message", "-p", rowMark + "T" + fieldSep + "#{start_time}" + fieldSep + "#{" + SettingRestoredOnStart + "}"},
-		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_id}" + fieldSep + "#{session_windows}" + fieldSep + "#{session_name}"},
-		tmux.ListAllPanes(rowMark+"P"+fieldSep+"#{session_id}"+fieldSep+"#{pane_pid}"+fieldSep+"#{history_size}"),
+		tmux.Cmd{"display-message", "-p", rowOf("T", "#{start_time}", tmux.Text(SettingRestoredOnStart))},
+		tmux.Cmd{"list-sessions", "-F", rowOf("S", "#{session_id}", "#{session_windows}", tmux.Text("session_name"))},
+		tmux.ListAllPanes(rowOf("P", "#{session_id}", "#{pane_pid}", "#{history_size}")),
 	)
 	if err != nil {
 		return StartState{}, err
 	}
 	var st StartState
 	at := map[string]int{}
-	for _, row := range strings.Split(out, rowMark) {
+	for _, row := range strings.Split(tmux.Decode(out), rowMark) {
 		f := strings.Split(strings.TrimSuffix(row, "\n"), fieldSep)
 		switch {
 		case f[0] == "T" && len(f) == 3:

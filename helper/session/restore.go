@@ -18,12 +18,10 @@ import (
 // ReadLive reads the server's sessions and panes in one tmux call.
 func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 	out, err := c.Run(ctx,
-		tmux.Cmd{"list-sessions", "-F", rowMark + "S" + fieldSep + "#{session_name}"},
-		panestate.ListCmd(rowMark+"P"+fieldSep),
-		tmux.Cmd{"display-message", "-p", rowMark + "O" + fieldSep + strings.Join([]string{
-			"#{" + SettingRestorePrograms + "}", "#{" + SettingResurrectProcesses + "}", "#{default-shell}", "#{default-command}",
-			"#{" + SettingRestoreVimSessions + "}",
-		}, fieldSep)},
+		tmux.Cmd{"list-sessions", "-F", rowOf("S", tmux.Text("session_name"))},
+		panestate.ListCmd(rowOf("P")+fieldSep),
+		tmux.Cmd{"display-message", "-p", rowOf("O", tmux.Text(SettingRestorePrograms), tmux.Text(SettingResurrectProcesses),
+			tmux.Text("default-shell"), tmux.Text("default-command"), tmux.Text(SettingRestoreVimSessions))},
 	)
 	if err != nil {
 		if empty, _ := emptyServer(ctx, c); empty {
@@ -32,7 +30,7 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		return Live{}, err
 	}
 	live := Live{Sessions: map[string]bool{}}
-	for _, row := range strings.Split(out, rowMark) {
+	for _, row := range strings.Split(tmux.Decode(out), rowMark) {
 		kind, rest, ok := strings.Cut(strings.TrimSuffix(row, "\n"), fieldSep)
 		if !ok {
 			continue
@@ -41,7 +39,7 @@ func ReadLive(ctx context.Context, c *tmux.Client) (Live, error) {
 		case "S":
 			live.Sessions[rest] = true
 		case "P":
-			p, err := panestate.ParseRow(rest)
+			p, err := allFields(strings.Split(rest, fieldSep))
 			if err != nil {
 				return Live{}, err
 			}
@@ -153,7 +151,7 @@ func (r *Restorer) Restore(ctx context.Context, plan Plan) (Result, error) {
 func (run *restoreRun) undo(ctx context.Context, err error) (Result, error) {
 	var kill []tmux.Cmd
 	for _, id := range run.sessionIDs {
-		kill = append(kill, tmux.Cmd{"kill-session", "-t", id})
+		kill = append(kill, tmux.KillSession(id)...)
 	}
 	_, kerr := run.r.Client.Run(context.WithoutCancel(ctx), kill...)
 	var made, missing []string
@@ -217,14 +215,14 @@ func (run *restoreRun) createSessions(ctx context.Context) error {
 		if width, height := Size(s); width > 0 && height > 0 {
 			cmd = append(cmd, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height))
 		}
-		cmd = append(cmd, "-P", "-F", "#{session_id}"+fieldSep+"#{window_id}"+fieldSep+"#{window_index}"+fieldSep+"#{pane_id}")
+		cmd = append(cmd, "-P", "-F", tmux.Row("#{session_id}", "#{window_id}", "#{window_index}", "#{pane_id}"))
 		cmds = append(cmds, append(cmd, command...))
 	}
 	out, err := run.runCreate(ctx, cmds)
 	run.windows = make([][]created, len(plan.Create))
 	run.firstIndex = make([]int, len(plan.Create))
 	for i, l := range outputLines(out) {
-		f := strings.Split(l, fieldSep)
+		f := tmux.DecodeRow(l)
 		if len(f) != 4 || i >= len(plan.Create) {
 			continue
 		}
@@ -288,7 +286,7 @@ func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
 			if j > 0 {
 				cmd := tmux.Cmd{"new-window", "-d", "-t", target, "-n", tmuxfmt.Value(w.Name)}
 				dir, command := run.paneStart(Target{s.Name, w.Index, 0}, w.Panes[0])
-				cmd = append(append(cmd, dir...), "-P", "-F", "#{window_id}"+fieldSep+"#{pane_id}")
+				cmd = append(append(cmd, dir...), "-P", "-F", tmux.Row("#{window_id}", "#{pane_id}"))
 				cmds = append(cmds, append(cmd, command...))
 				wants = append(wants, want{i, j})
 				run.windows[i] = append(run.windows[i], created{session: sid})
@@ -318,7 +316,7 @@ func (run *restoreRun) createWindowsAndPanes(ctx context.Context) error {
 	si := 0
 	for n, wnt := range wants {
 		if wnt.w >= 0 {
-			f := strings.Split(lines[n], fieldSep)
+			f := tmux.DecodeRow(lines[n])
 			if len(f) != 2 {
 				return fmt.Errorf("unexpected tmux output %q", lines[n])
 			}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/taw-tmux/taw/helper/rawio"
 )
@@ -28,6 +29,7 @@ type Control struct {
 	calls []*controlCall // lines written and not yet answered, oldest first
 	err   error          // set once the client has ended; every later call fails with it
 
+	server  *Client // the server the client is of, asked why it ended when it did not say
 	output  func(paneID string, data []byte)
 	pending map[string][]byte // output read and not yet handed on, per pane (reader goroutine only)
 	order   []string          // panes with pending output, first seen first
@@ -74,7 +76,7 @@ func (c *Client) StartControl(ctx context.Context, session, flags string, output
 		return nil, &Error{Code: CodeTmuxError, Stderr: fmt.Sprintf("cannot run tmux (%v): install tmux or put it on PATH", err)}
 	}
 	// Raw reads and writes: on the echo path a plain one wakes a second runtime thread (see rawio).
-	ctl := &Control{proc: proc, in: in, write: rawio.WriterOf(in), output: output, pending: map[string][]byte{}, done: make(chan struct{})}
+	ctl := &Control{server: c, proc: proc, in: in, write: rawio.WriterOf(in), output: output, pending: map[string][]byte{}, done: make(chan struct{})}
 	go ctl.read(rawio.ReaderOf(out), &stderr)
 	// The first block answers the attach itself; a call that round-trips proves the client is in.
 	if _, err := ctl.Run(ctx, Cmd{"display-message", "-p", "ok"}); err != nil {
@@ -166,7 +168,7 @@ func (ctl *Control) send(cmds []Cmd, calls []*controlCall) error {
 	ctl.mu.Unlock()
 	if _, err := ctl.write.Write(line); err != nil {
 		// The reader fails the queued calls when the client ends; these are among them.
-		end := &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client has ended: " + err.Error()}
+		end := &Error{Code: CodeTmuxError, Stderr: "the tmux control client has ended: " + err.Error()}
 		ctl.mu.Lock()
 		if ctl.err == nil {
 			ctl.err = end
@@ -226,6 +228,7 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 	var line []byte
 	var block *controlBlock
 	var err error
+	var attachErr, exitReason string
 	for {
 		line, err = readLine(br, line[:0])
 		if err != nil {
@@ -236,6 +239,9 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 			ctl.takeOutput(line[len("%output "):])
 		case block != nil && block.ends(line):
 			ctl.flushOutput() // output read before an answer is handed on before it
+			if !block.ours && bytes.HasPrefix(line, []byte("%error ")) {
+				attachErr = strings.TrimSpace(string(block.out))
+			}
 			ctl.answer(block, line)
 			block = nil
 		case block != nil:
@@ -243,6 +249,7 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 		case bytes.HasPrefix(line, []byte("%begin ")):
 			block = beginBlock(line)
 		case bytes.HasPrefix(line, []byte("%exit")):
+			exitReason = strings.TrimSpace(string(line[len("%exit"):]))
 			err = io.EOF
 		}
 		if err != nil {
@@ -255,11 +262,16 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 	}
 	ctl.flushOutput()
 	_ = ctl.proc.Wait()
-	msg := strings.TrimSpace(stderr.String())
-	if msg == "" {
-		msg = "the tmux control client has ended"
+	end := controlEnd(attachErr, exitReason, strings.TrimSpace(stderr.String()))
+	if end.Code != CodeServerNotRunning && ctl.server != nil {
+		// The client did not say why it ended (tmux 3.3a prints a bare %exit whether it was
+		// detached or its server was killed): the server itself is asked, once.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if _, err := ctl.server.Run(ctx, Cmd{"display-message", "-p", "ok"}); IsServerGone(err) {
+			end = &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client has ended: " + err.Error()}
+		}
+		cancel()
 	}
-	end := &Error{Code: CodeServerNotRunning, Stderr: msg}
 	ctl.mu.Lock()
 	ctl.err = end
 	calls := ctl.calls
@@ -272,6 +284,26 @@ func (ctl *Control) read(r io.Reader, stderr *bytes.Buffer) {
 		call.res <- controlResult{err: end}
 	}
 	close(ctl.done)
+}
+
+// controlEnd is the error of every call once a control client has ended. A client that ends
+// says nothing of the server: someone may have detached it (detach-client, a kill of its
+// process) while the server runs on, and a caller that took that for the server's end would give
+// up on a server that is there. Only what the client printed tells the server is gone: its
+// attach refused (no server, or no such session: attach-session starts a server that has
+// nothing), the server's exit as its reason, or tmux's own message; else the server is asked.
+func controlEnd(attachErr, exitReason, stderr string) *Error {
+	switch {
+	case attachErr != "":
+		return &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client could not attach: " + attachErr}
+	case strings.HasPrefix(exitReason, "server exited"):
+		return &Error{Code: CodeServerNotRunning, Stderr: "the tmux control client has ended: " + exitReason}
+	case stderr != "":
+		return classify(stderr)
+	case exitReason != "":
+		return &Error{Code: CodeTmuxError, Stderr: "the tmux control client has ended: " + exitReason}
+	}
+	return &Error{Code: CodeTmuxError, Stderr: "the tmux control client has ended"}
 }
 
 // readLine reads one line without its newline, however long.

@@ -70,8 +70,9 @@ func TestControlLineCarriesEveryByte(t *testing.T) {
 		}
 	}
 	for i, v := range values {
-		got, err := c.Run(ctx, Cmd{"show-options", "-gv", fmt.Sprintf("@v%d", i)})
-		if err != nil || got != v+"\n" {
+		// Read back through the row vocabulary: some releases escape what show-options prints.
+		out, err := c.Output(ctx, "display-message", "-p", Text(fmt.Sprintf("@v%d", i)))
+		if got := Decode(out); err != nil || got != v {
 			t.Errorf("%q came back as %q (%v)", v, got, err)
 		}
 	}
@@ -118,5 +119,48 @@ func TestControlAnswersAndOutput(t *testing.T) {
 			t.Fatalf("output %q", got.of(id))
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A control client that someone detaches ends while the server runs on: its calls fail, but not
+// as a server that has gone (a daemon that took them so would shut down), and the server's end
+// does read as gone.
+func TestControlDetachedIsNoServerGone(t *testing.T) {
+	c, ctl, _ := controlServer(t)
+	ctx := context.Background()
+	if _, err := c.Run(ctx, Cmd{"detach-client", "-s", "s"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !ctl.Ended() {
+		if time.Now().After(deadline) {
+			t.Fatal("the detached control client did not end within 30s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := ctl.Run(ctx, Cmd{"display-message", "-p", "x"})
+	if err == nil || IsServerGone(err) {
+		t.Fatalf("a call on the detached client: %v, want a failure that is not the server gone", err)
+	}
+	if _, err := c.Run(ctx, Cmd{"display-message", "-p", "x"}); err != nil {
+		t.Fatalf("the server after the detach: %v", err)
+	}
+	// Once the server is gone, an attached control client says so, and so does a new one.
+	live, err := c.StartControl(ctx, "s", "", func(string, []byte) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	_, _ = c.Run(ctx, Cmd{"kill-server"})
+	select {
+	case <-live.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the control client outlived its server by 30s")
+	}
+	if _, err := live.Run(ctx, Cmd{"display-message", "-p", "x"}); !IsServerGone(err) {
+		t.Fatalf("a call on the client of a killed server: %v, want the server gone", err)
+	}
+	if _, err := c.StartControl(ctx, "s", "", func(string, []byte) {}); !IsServerGone(err) {
+		t.Fatalf("a control client of a killed server: %v, want the server gone", err)
 	}
 }

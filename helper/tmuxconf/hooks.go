@@ -46,16 +46,27 @@ const hookMarkerLine = "::taw window hooks::"
 // ListHooks reads every global hook, the session ones and the window ones, in one call: tmux keeps
 // hooks such as pane-exited with the window options, where show-hooks -g does not look.
 func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
+	hooks, _, err := listHooks(ctx, c)
+	return hooks, err
+}
+
+// listHooks is ListHooks, and every hook the server knows, set or not: show-hooks lists each
+// one, and releases differ in which they have (client-focus-in and client-focus-out are 3.3's).
+func listHooks(ctx context.Context, c *tmux.Client) (hooks []Hook, known map[string]bool, err error) {
 	out, err := c.Run(ctx, tmux.Cmd{"show-hooks", "-g"}, tmux.Cmd{"display-message", "-p", hookMarkerLine}, tmux.Cmd{"show-hooks", "-gw"})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var hooks []Hook
+	known = map[string]bool{}
 	window := false
 	for _, line := range strings.Split(out, "\n") {
 		if line == hookMarkerLine {
 			window = true
 			continue
+		}
+		if f := strings.Fields(line); len(f) > 0 {
+			name, _, _ := strings.Cut(f[0], "[")
+			known[name] = true
 		}
 		head, cmd, ok := strings.Cut(line, " ")
 		if !ok {
@@ -67,7 +78,7 @@ func ListHooks(ctx context.Context, c *tmux.Client) ([]Hook, error) {
 		}
 		hooks = append(hooks, Hook{Name: name, Index: strings.TrimSuffix(idx, "]"), Command: cmd, Window: window})
 	}
-	return hooks, nil
+	return hooks, known, nil
 }
 
 // SignalCommand is a hook that signals a taw wait-for channel from within tmux: no process is
@@ -97,7 +108,7 @@ func Ours(command string) bool {
 // unset and the new ones appended after the user's, in one tmux call. Re-running it changes
 // nothing; the user's own members are never touched.
 func SetHooks(ctx context.Context, c *tmux.Client, want map[string][]string) error {
-	hooks, err := ListHooks(ctx, c)
+	hooks, known, err := listHooks(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -112,6 +123,9 @@ func SetHooks(ctx context.Context, c *tmux.Client, want map[string][]string) err
 		}
 	}
 	for _, name := range sortedKeys(want) {
+		if len(known) > 0 && !known[name] {
+			continue // a hook this release does not have: its event never fires here
+		}
 		for _, command := range want[name] {
 			cmds = append(cmds, tmux.Cmd{"set-hook", "-ga", name, command})
 		}

@@ -42,7 +42,10 @@ func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped 
 		if b.Key == "" || b.Key == "none" || b.Key == "off" {
 			continue
 		}
-		current, _ := c.Output(ctx, "list-keys", "-T", b.Table, b.Key)
+		current, err := c.KeyBindings(ctx, b.Table, b.Key)
+		if err != nil {
+			return skipped, err
+		}
 		if current != "" && !strings.Contains(current, KeyMarker) {
 			if !b.Explicit {
 				skipped = append(skipped, Skipped{Table: b.Table, Key: b.Key, Option: b.Option})
@@ -64,10 +67,11 @@ func BindKeys(ctx context.Context, c *tmux.Client, bindings []Binding) (skipped 
 // RestoreSaved binds back the person's bindings that BindKeys replaced, and forgets them.
 // Each is a list-keys line, which tmux parses as the command that makes it.
 func RestoreSaved(ctx context.Context, c *tmux.Client) error {
-	out, err := c.Output(ctx, "show-options", "-gqv", SavedKeysOption)
-	if err != nil || out == "" {
+	saved, err := c.GlobalOptions(ctx, SavedKeysOption)
+	if err != nil || saved[0] == "" {
 		return err
 	}
+	out := saved[0]
 	cmds := []tmux.Cmd{{"set-option", "-gqu", SavedKeysOption}}
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "bind-key ") {

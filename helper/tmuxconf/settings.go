@@ -289,19 +289,17 @@ func durationIn(lo, hi time.Duration) func(string) bool {
 	}
 }
 
-const sep = "\x1f"
-
 // ReadSettings reads every setting of the catalogue from tmux's global options in one call.
 func ReadSettings(ctx context.Context, c *tmux.Client) (Settings, error) {
 	parts := make([]string, len(Catalogue))
 	for i, s := range Catalogue {
-		parts[i] = "#{" + s.Name + "}"
+		parts[i] = tmux.Text(s.Name)
 	}
-	out, err := c.Output(ctx, "display-message", "-p", strings.Join(parts, sep))
+	out, err := c.Output(ctx, "display-message", "-p", tmux.Row(parts...))
 	if err != nil {
 		return nil, err
 	}
-	vals := strings.Split(out, sep)
+	vals := tmux.DecodeRow(out)
 	settings := Settings{}
 	for i, s := range Catalogue {
 		if i < len(vals) {

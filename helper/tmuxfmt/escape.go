@@ -90,6 +90,11 @@ func Value(s string) string {
 	return b.String()
 }
 
+// Message writes s so display-message shows it as it is on every release: its message is
+// expanded as a format (#) and as a time (%, strftime). (display-message -l, from tmux 3.4, would
+// show it as it is too; this needs no release check.)
+func Message(s string) string { return strings.NewReplacer("#", "##", "%", "%%").Replace(s) }
+
 // Operand writes s so a format expands it to itself where it is an operand of a comparison, as
 // in #{==:#{@x},<s>}: every # is doubled, and the , and } that would end the operand or the
 // format are written #, and #}.

@@ -343,10 +343,10 @@ func (w *Watcher) writePanes(ctx context.Context, l *lookPass) []panestate.Pane 
 // options without it, so the looks to come read them. A pane that closed in between stops tmux's
 // command list: the panes after it keep their brief rows, and are marked at the next full look.
 func (w *Watcher) catchUp(ctx context.Context, panes []panestate.Pane, idx []int, unmarked []string) int {
-	prefix := "taw-row-" + w.nonce + fieldSep
+	mark := "taw-row-" + w.nonce
 	cmds := make([]tmux.Cmd, 0, len(idx)+len(unmarked))
 	for _, i := range idx {
-		cmds = append(cmds, tmux.Cmd{"display-message", "-p", "-t", panes[i].ID, prefix + lookFields.FullFormat()})
+		cmds = append(cmds, tmux.Cmd{"display-message", "-p", "-t", panes[i].ID, tmux.Row(mark, lookFields.FullFormat())})
 	}
 	for _, id := range unmarked {
 		cmds = append(cmds, panestate.HeldCmd(id))
@@ -357,8 +357,8 @@ func (w *Watcher) catchUp(ctx context.Context, panes []panestate.Pane, idx []int
 	}
 	full := map[string]panestate.Pane{}
 	for _, line := range strings.Split(out, "\n") {
-		if row, ok := strings.CutPrefix(line, prefix); ok {
-			if p, err := lookParser()(row); err == nil && !p.Brief() {
+		if f := tmux.DecodeRow(line); f[0] == mark {
+			if p, err := lookFieldsParser()(f[1:]); err == nil && !p.Brief() {
 				full[p.ID] = p
 			}
 		}

@@ -17,8 +17,6 @@ import (
 // settings. Markers hold a random nonce so no pane row, client row or
 // screen line can pass for one.
 
-const fieldSep = "\x1f"
-
 // clientFields are read for every client in the look's first call.
 var clientFields = []string{
 	"client_name", "client_tty", "session_id", "pane_id", "client_flags", "client_readonly",
@@ -97,17 +95,19 @@ var LeftOut = map[string]bool{
 var (
 	lookParser    = sync.OnceValue(lookFields.Parser)
 	optionsParser = sync.OnceValue(lookOptions.Parser)
+	// lookFieldsParser reads a look's row that follows a marker on its line.
+	lookFieldsParser = sync.OnceValue(lookFields.FieldsParser)
 )
 
 // lookCmds is the look's first tmux call; full reads fullOptions instead of lookOptions.
 func lookCmds(nonce string, full bool) []tmux.Cmd {
 	client := make([]string, len(clientFields))
 	for i, f := range clientFields {
-		client[i] = "#{" + f + "}"
+		client[i] = tmux.Text(f)
 	}
 	settings := make([]string, len(watchSettings))
 	for i, s := range watchSettings {
-		settings[i] = "#{" + s + "}"
+		settings[i] = tmux.Text(s)
 	}
 	options := lookOptions
 	if full {
@@ -118,8 +118,8 @@ func lookCmds(nonce string, full bool) []tmux.Cmd {
 		{"display-message", "-p", "taw-options-" + nonce},
 		options.ListCmd(""),
 		{"display-message", "-p", "taw-clients-" + nonce},
-		{"list-clients", "-F", strings.Join(client, fieldSep)},
-		{"display-message", "-p", "taw-settings-" + nonce + fieldSep + strings.Join(settings, fieldSep)},
+		{"list-clients", "-F", tmux.Row(client...)},
+		{"display-message", "-p", tmux.Row(append([]string{"taw-settings-" + nonce}, settings...)...)},
 	}
 }
 
@@ -145,8 +145,8 @@ func parseLook(out, nonce string) lookData {
 		case line == "taw-clients-"+nonce:
 			section = 1
 			continue
-		case strings.HasPrefix(line, "taw-settings-"+nonce+fieldSep):
-			vals := strings.Split(strings.TrimPrefix(line, "taw-settings-"+nonce+fieldSep), fieldSep)
+		case strings.HasPrefix(line, "taw-settings-"+nonce):
+			vals := tmux.DecodeRow(line)[1:]
 			for i, s := range watchSettings {
 				if i < len(vals) {
 					d.settings[s] = vals[i]
@@ -200,7 +200,7 @@ func parseLook(out, nonce string) lookData {
 }
 
 func parseClient(line string) (Client, bool) {
-	f := strings.Split(line, fieldSep)
+	f := tmux.DecodeRow(line)
 	if len(f) != len(clientFields) || f[2] == "" {
 		return Client{}, false // not attached to a session (yet)
 	}

@@ -110,7 +110,7 @@ func TestParseLookJoinsOptionsToPanes(t *testing.T) {
 	row := func(id string) string {
 		vals := make([]string, len(lookFields.Names()))
 		vals[0] = id
-		return strings.Join(vals, fieldSep)
+		return strings.Join(vals, tmux.FieldSep)
 	}
 	opts := make([]string, len(lookOptions.Names()))
 	opts[0] = "%2"
@@ -125,7 +125,7 @@ func TestParseLookJoinsOptionsToPanes(t *testing.T) {
 	out := strings.Join([]string{
 		row("%1"), row("%2"),
 		"taw-options-n",
-		strings.Join(opts, fieldSep),
+		strings.Join(opts, tmux.FieldSep),
 		"taw-clients-n",
 		"taw-settings-n\x1f\x1f",
 		"",
@@ -174,7 +174,7 @@ func TestLookReadsMarkedPanesAndFullLooksFindTheUnmarked(t *testing.T) {
 		for i, n := range lookOptions.Names() {
 			vals[i] += set[n]
 		}
-		return strings.Join(vals, fieldSep)
+		return strings.Join(vals, tmux.FieldSep)
 	}
 	out := strings.Join([]string{
 		"taw-options-n",

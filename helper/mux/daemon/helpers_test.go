@@ -40,6 +40,7 @@ func (b *lockedBuffer) String() string {
 
 type testDaemon struct {
 	d      *Daemon
+	host   *tmuxhost.Host
 	socket string
 	tmux   *tmux.Client
 	log    *lockedBuffer
@@ -86,7 +87,7 @@ func startDaemon(t testing.TB) *testDaemon {
 		t.Fatal(err)
 	}
 	log := &lockedBuffer{}
-	td := &testDaemon{d: New(Config{Host: host, Log: log, WorkDir: dir}), socket: socket, tmux: tc, log: log, served: make(chan error, 1)}
+	td := &testDaemon{host: host, d: New(Config{Host: host, Log: log, WorkDir: dir}), socket: socket, tmux: tc, log: log, served: make(chan error, 1)}
 	go func() { td.served <- td.d.Serve(ln) }()
 	t.Cleanup(func() {
 		td.d.Shutdown()

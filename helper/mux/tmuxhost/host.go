@@ -42,10 +42,12 @@ type Host struct {
 	lifeline *os.File
 	// ctl is the one control-mode client Sends and every other call after Start go through;
 	// one that has ended (someone detached it) is replaced at the next call.
-	ctlMu   sync.Mutex
-	ctl     *tmux.Control
-	starter tmux.Client // the client that starts the control client
-	relays  *relays     // nil without a Relay
+	ctlMu sync.Mutex
+	ctl   *tmux.Control
+	// features are the server's release's, read when the host starts.
+	features tmux.Features
+	starter  tmux.Client // the client that starts the control client
+	relays   *relays     // nil without a Relay
 	// serverPID is the own tmux server's process (0 when borrowed or unknown): a shutdown that
 	// finds it not answering ends it by signal, so it never outlives the daemon.
 	serverPID int
@@ -120,9 +122,12 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err := checkCmds(cmds); err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
-	if _, err := starter.Run(ctx, cmds...); err != nil {
+	out, err := starter.Run(ctx, append(cmds, tmux.Cmd{"display-message", "-p", tmux.VersionFormat})...)
+	if err != nil {
 		return nil, fmt.Errorf("start tmux session %s: %w", Session, err)
 	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	h.features = tmux.FeaturesOf(lines[len(lines)-1])
 	f, err := holdLifeline(ctx, life)
 	if err != nil {
 		_, _ = starter.Run(ctx, tmux.Cmd{"kill-session", "-t", Session})
@@ -446,7 +451,11 @@ func (h *Host) Send(ctx context.Context, p *Pane, data []byte) error {
 	if _, err := h.call(ctx, tmux.Cmd{"load-buffer", "-b", buffer, path}); err != nil {
 		return err
 	}
-	if _, err := h.call(ctx, tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}); err != nil {
+	paste := tmux.Cmd{"paste-buffer", "-r", "-d", "-b", buffer, "-t", p.PaneID}
+	if h.features.PasteEscapes {
+		paste = append(paste, "-S") // the bytes as they are, not escaped (tmux 3.7)
+	}
+	if _, err := h.call(ctx, paste); err != nil {
 		_, _ = h.call(ctx, tmux.Cmd{"delete-buffer", "-b", buffer})
 		return err
 	}
@@ -498,6 +507,10 @@ func (h *Host) Kill(ctx context.Context, p *Pane) error {
 	}
 	return err
 }
+
+// Features are what the server's release can do: on one without DeadSignal (3.2a), a pane
+// killed by a signal has no exit code (Status.ExitCode stays nil).
+func (h *Host) Features() tmux.Features { return h.features }
 
 // Status is what tmux knows of a pane's process.
 type Status struct {
