@@ -45,6 +45,10 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Errorf(CodeSaveNotFound, "no tmux-resurrect save at %s: name the file, such as ~/.local/share/tmux/resurrect/last", file)
 	}
+	var notRegular *filelock.NotRegularError
+	if errors.As(err, &notRegular) {
+		return Errorf(notRegular.ErrorCode(), "read %s: %v", file, err)
+	}
 	if err != nil {
 		return Errorf(CodeInvalidArgument, "read %s: %v", file, err)
 	}
