@@ -33,13 +33,14 @@ const (
 
 // Error codes of the verbs that act on an agent.
 const (
-	CodeAgentBlocked    = "agent_blocked"
-	CodeAgentNotReady   = "agent_not_ready"
-	CodeAgentNotBlocked = "agent_not_blocked"
-	CodePromptChanged   = "prompt_changed"
-	CodePromptNotTaken  = "prompt_not_taken"
-	CodeAnswerNotTaken  = "answer_not_taken"
-	CodeAnswerPending   = "answer_pending"
+	CodeAgentBlocked       = "agent_blocked"
+	CodeAgentNotReady      = "agent_not_ready"
+	CodeAgentNotBlocked    = "agent_not_blocked"
+	CodePromptChanged      = "prompt_changed"
+	CodePromptNotTaken     = "prompt_not_taken"
+	CodeAnswerNotTaken     = "answer_not_taken"
+	CodeAnswerPending      = "answer_pending"
+	CodeAnswerTextNotTyped = "answer_text_not_typed"
 )
 
 // Error is an error with a stable code and an exit status.
