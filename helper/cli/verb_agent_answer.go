@@ -152,6 +152,16 @@ func answerAgent(ctx context.Context, f *Factory, p panestate.Pane, opts *agentA
 	unlock := func() { once.Do(locked) }
 	defer unlock()
 	rec, err := recordedPrompt(ctx, f, p)
+	// A hook that fired before its agent drew the dialog leaves a record without options (a
+	// question asked a moment ago): give the screen a moment to show it.
+	for deadline := time.Now().Add(answerFieldWait); err == nil && rec != nil && len(rec.Options) == 0 && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return none, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		rec, err = recordedPrompt(ctx, f, p)
+	}
 	if err != nil {
 		return none, err
 	}
