@@ -31,6 +31,7 @@ type transition struct {
 	taw   []string // a taw command run instead (timed from its start), {pane} is the pane
 	want  func(p paneView) bool
 	what  string // the truth wanted, for the table
+	stays bool   // the state held before may be the answer (a form's next question)
 }
 
 // paneView is what `taw pane get --json` says of the agent.
@@ -118,7 +119,11 @@ var truthFlows = map[string]struct {
 			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
 			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
 			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "exit → released", keys: []string{"C-c", "C-c"}, want: released, what: "released"},
+			// Codex asks its questions in Plan mode, two in one form.
+			{name: "question form → blocked", setup: []string{"BTab"}, text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer question 1 --option 1 → question 2", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("blocked"), what: "blocked on question 2", stays: true},
+			{name: "answer question 2 --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "exit → released", setup: []string{"BTab"}, keys: []string{"C-c", "C-c"}, want: released, what: "released"},
 		},
 	},
 }
@@ -274,7 +279,7 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		ok := false
 		for deadline := began.Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			// A state that held before the action is no answer to it: the change must come after.
-			if p = get(); tr.want(p) && (tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
+			if p = get(); tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
 				ok = true
 				break
 			}
