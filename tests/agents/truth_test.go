@@ -102,6 +102,29 @@ var truthFlows = map[string]struct {
 			{name: "exit → released", setup: []string{"C-u"}, text: "/exit", want: released, what: "released"},
 		},
 	},
+	"gemini": {
+		start: []step{
+			{wait: `Do you trust the files in this folder\?`},
+			// Gemini CLI restarts itself once the folder is trusted; the old dialog stays drawn
+			// until the restarted CLI redraws the screen.
+			{keys: []string{"Enter"}, wait: `Type your message`, gone: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
+		},
+		steps: []transition{
+			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
+			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "permission → blocked naming the command", text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
+			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
+			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
+			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
+			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
+			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "exit → released", text: "/quit", want: released, what: "released"},
+		},
+	},
 	"codex": {
 		start: []step{
 			{wait: `Trust this folder\?`},
@@ -228,7 +251,15 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			time.Sleep(300 * time.Millisecond)
 		}
 		re := regexp.MustCompile(s.wait)
-		shot, ok, err := capture.Until(tm, pane, a.ID, 90*time.Second, func(sh capture.Shot) bool { return re.MatchString(sh.Text()) })
+		gone := regexp.MustCompile(`^\b$`) // matches no screen
+		if s.gone != "" {
+			gone = regexp.MustCompile(s.gone)
+		}
+		within := s.within
+		if within == 0 {
+			within = 90 * time.Second
+		}
+		shot, ok, err := capture.Until(tm, pane, a.ID, within, func(sh capture.Shot) bool { return re.MatchString(sh.Text()) && !gone.MatchString(sh.Text()) })
 		if err != nil || !ok {
 			t.Fatalf("%s: start-up screen %q not seen (%v); it shows:\n%s", a.ID, s.wait, err, shot.Text())
 		}
