@@ -94,6 +94,16 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 	unlock := func() { once.Do(locked) }
 	defer unlock()
 	rec, err := c.RecordedPrompt(ctx, p)
+	// A hook that fired before its agent drew the dialog leaves a record without options (a
+	// question asked a moment ago): give the screen a moment to show it.
+	for deadline := time.Now().Add(answerFieldWait); err == nil && rec != nil && len(rec.Options) == 0 && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return none, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		rec, err = c.RecordedPrompt(ctx, p)
+	}
 	if err != nil {
 		return none, err
 	}
@@ -125,10 +135,16 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		updated = q.Options[panestate.OptUpdated]
 	}
 	steps := prompt.Keys(p.Agent(), live, choice, a.Text)
-	cmds, keys := sendSteps(p.ID, steps)
-	cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt},
-		tmux.Cmd{"set-option", "-p", "-t", p.ID, optAnswered, strconv.FormatInt(time.Now().UnixMilli(), 10) + " " + rec.Encode()})
-	if _, err := c.Tmux.Run(ctx, cmds...); err != nil {
+	mark := []tmux.Cmd{{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt},
+		{"set-option", "-p", "-t", p.ID, optAnswered, strconv.FormatInt(time.Now().UnixMilli(), 10) + " " + rec.Encode()}}
+	var keys []string
+	if a.Text == "" {
+		var cmds []tmux.Cmd
+		cmds, keys = sendSteps(p.ID, steps)
+		if _, err := c.Tmux.Run(ctx, append(cmds, mark...)...); err != nil {
+			return none, err
+		}
+	} else if keys, err = c.typeAnswer(ctx, p, rec, steps, mark); err != nil {
 		return none, err
 	}
 	unlock()
@@ -167,6 +183,94 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		res.State = ShownOrNone(q)
 	}
 	return res, nil
+}
+
+// answerFieldWait bounds each wait of a typed answer: for the cursor to reach the choice that
+// takes text, and for the text to show in its field.
+const answerFieldWait = 5 * time.Second
+
+// typeAnswer sends a typed answer one step at a time, watching the screen: the cursor must be on
+// the choice that takes text before the text goes, and the text must show in the field before
+// the confirm key goes (with mark, the commands that record the answer). When either does not
+// happen it presses nothing more and says so: a confirm pressed on a half-typed field would send
+// a wrong answer.
+func (c *Ctl) typeAnswer(ctx context.Context, p panestate.Pane, rec *prompt.Prompt, steps []prompt.Step, mark []tmux.Cmd) ([]string, error) {
+	var keys []string
+	for i, s := range steps {
+		before, err := Capture(ctx, c.Tmux, p.ID, 0)
+		if err != nil {
+			return keys, err
+		}
+		cmds, k := sendSteps(p.ID, []prompt.Step{s})
+		if i == len(steps)-1 {
+			cmds = append(cmds, mark...)
+		}
+		if _, err := c.Tmux.Run(ctx, cmds...); err != nil {
+			return keys, err
+		}
+		keys = append(keys, k...)
+		var ok bool
+		switch {
+		case i == len(steps)-1:
+			ok = true
+		case s.Select > 0:
+			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return onChoice(p.Agent(), screen, rec, s.Select) })
+			if err == nil && !ok {
+				return keys, errorf(CodeAnswerTextNotTyped, "sent %s to %s in %s, but its cursor did not reach option %d within %s; nothing more pressed, no text typed; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), s.Select, answerFieldWait, p.ID)
+			}
+		case s.Literal != "":
+			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return prompt.Typed(before, screen, s.Literal) })
+			if err == nil && !ok {
+				return keys, errorf(CodeAnswerTextNotTyped, "sent %s to %s in %s, but the text did not show in its field within %s; nothing more pressed (the field may hold part of it); look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerFieldWait, p.ID)
+			}
+		default:
+			// A key that opens the field: the text goes once the screen shows it took it.
+			_, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return screen != before })
+		}
+		if err != nil {
+			return keys, err
+		}
+	}
+	return keys, nil
+}
+
+// onChoice says whether the screen shows the dialog rec with its cursor on option n, or that
+// dialog drawn another way (a choice that takes text often turns into a field when the cursor
+// reaches it); a screen without rec's question is neither.
+func onChoice(agentID, screen string, rec *prompt.Prompt, n int) bool {
+	q := prompt.Read(agentID, screen)
+	if q != nil && prompt.Same(q, rec) {
+		return q.Selected == n
+	}
+	return rec.Question != "" && strings.Contains(screen, rec.Question)
+}
+
+// screenSettles waits, at most answerFieldWait, until two reads of the pane's screen in a row
+// satisfy ok: an agent repaints in steps.
+func (c *Ctl) screenSettles(ctx context.Context, paneID string, ok func(screen string) bool) (bool, error) {
+	deadline := time.Now().Add(answerFieldWait)
+	agree := 0
+	for {
+		screen, err := Capture(ctx, c.Tmux, paneID, 0)
+		if err != nil {
+			return false, err
+		}
+		if ok(screen) {
+			if agree++; agree == 2 {
+				return true, nil
+			}
+		} else {
+			agree = 0
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // moved says whether the agent went on after an answer though the dialog may still be drawn (an

@@ -18,6 +18,7 @@ const (
 	CodePromptNotTaken       = "prompt_not_taken"
 	CodeAnswerNotTaken       = "answer_not_taken"
 	CodeAnswerPending        = "answer_pending"
+	CodeAnswerTextNotTyped   = "answer_text_not_typed"
 	CodeTimeout              = "timeout"
 	CodeInvalidArgument      = "invalid_argument"
 	CodeUnknownAgent         = "unknown_agent"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/attention"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
@@ -21,11 +22,14 @@ const (
 	pasteChunk    = 4096
 )
 
-// Enter once more when the prompt still sits in the input this long after it was sent, and
-// give up when it still does this long after that.
+// The text must show in the input this long after the paste before Enter goes (an agent that
+// folds a paste into a placeholder never shows it: Enter goes then anyway). Enter once more
+// when the prompt still sits in the input promptTakenWait after Enter, and give up when it still
+// does promptRetryGrace after that: slow agents take seconds to redraw.
 const (
-	promptTakenWait  = 1500 * time.Millisecond
-	promptRetryGrace = 3 * time.Second
+	promptShownWait  = 2 * time.Second
+	promptTakenWait  = 3 * time.Second
+	promptRetryGrace = 7 * time.Second
 )
 
 // CheckTypedText refuses text that cannot be typed as it is: not UTF-8, empty, too long, or
@@ -78,12 +82,21 @@ func (c *Ctl) Prompt(ctx context.Context, target, text string) (Prompted, error)
 		cmds = append(cmds, append(cmd, "--", chunk))
 	}
 	// -p: bracketed, when the agent asked for it, so the text is one paste and not typed keys.
-	cmds = append(cmds, tmux.Cmd{"paste-buffer", "-p", "-d", "-b", buf, "-t", p.ID}, tmux.Cmd{"send-keys", "-t", p.ID, "Enter"})
+	cmds = append(cmds, tmux.Cmd{"paste-buffer", "-p", "-d", "-b", buf, "-t", p.ID})
 	if _, err := c.Tmux.Run(ctx, cmds...); err != nil {
 		_, _ = c.Tmux.Run(context.WithoutCancel(ctx), tmux.Cmd{"delete-buffer", "-b", buf})
 		return Prompted{Pane: p}, err
 	}
-	again, err := c.checkPromptTaken(ctx, p, text, before)
+	// Enter goes once the input shows the text: an Enter that arrives with the paste is taken
+	// as part of it by some agents. typed is the screen with the prompt in the input.
+	typed, err := c.shownTyped(ctx, p.ID, before, text)
+	if err != nil {
+		return Prompted{Pane: p}, err
+	}
+	if _, err := c.Tmux.Run(ctx, tmux.Cmd{"send-keys", "-t", p.ID, "Enter"}); err != nil {
+		return Prompted{Pane: p}, err
+	}
+	again, err := c.checkPromptTaken(ctx, p, text, typed)
 	return Prompted{Pane: p, EnterAgain: again}, err
 }
 
@@ -104,48 +117,53 @@ func (c *Ctl) readyForPrompt(ctx context.Context, p panestate.Pane) error {
 	return nil
 }
 
-// checkPromptTaken waits until the agent took the prompt: its state left idle, or the text is
-// not at the bottom of its screen while the screen moved on from before (the screen as it was
-// before the paste). A prompt that still sits in the input gets one more Enter. An agent that
-// never shows the text (some fold a long paste into a placeholder) is taken at its word once
-// the wait is over.
-func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, before string) (enterAgain bool, err error) {
+// shownTyped waits, at most promptShownWait, for the pasted text's end to show on the pane's
+// screen and returns the screen then; past the wait, the screen as it is.
+func (c *Ctl) shownTyped(ctx context.Context, paneID, before, text string) (string, error) {
+	tail := prompt.Tail(text)
+	deadline := time.Now().Add(promptShownWait)
+	for {
+		screen, err := Capture(ctx, c.Tmux, paneID, 0)
+		if err != nil || prompt.Typed(before, screen, tail) || time.Now().After(deadline) {
+			return screen, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// checkPromptTaken waits until the agent took the prompt: its state left idle, or its input
+// line no longer holds the text (typed is the screen that showed it there before Enter). The
+// screen decides, never the text's words alone: a taken prompt stays in the agent's history. A
+// prompt that still sits in the input gets one more Enter; one that sits after that is not
+// taken.
+func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, typed string) (enterAgain bool, err error) {
 	start := keyOf(p)
-	tail := lastLine(text)
-	seen := false
-	// sits says whether the prompt still sits unsent; moved, whether the agent took it.
-	look := func() (moved, sits bool, err error) {
+	look := func() (taken bool, err error) {
 		q, err := panestate.Read(ctx, c.Tmux, p.ID)
 		if err != nil {
-			return false, false, err
+			return false, err
 		}
 		if keyOf(q) != start {
-			return true, false, nil
+			return true, nil
 		}
 		screen, err := Capture(ctx, c.Tmux, p.ID, 0)
 		if err != nil {
-			return false, false, err
+			return false, err
 		}
-		end := bottom(screen, 6)
-		shown := strings.Contains(end, tail)
-		if shown {
-			seen = true
-		}
-		// The text's start at the end of the screen is a paste still being drawn, not one taken.
-		partial := endsWithStart(screen, text)
-		return !shown && !partial && (seen || screen != before), shown, nil
+		return !prompt.StillTyped(typed, screen, text), nil
 	}
 	deadline := time.Now().Add(promptTakenWait)
 	for {
-		moved, sits, err := look()
-		if err != nil || moved {
+		taken, err := look()
+		if err != nil || taken {
 			return enterAgain, err
 		}
 		if time.Now().After(deadline) {
-			switch {
-			case !sits:
-				return enterAgain, nil
-			case enterAgain:
+			if enterAgain {
 				return true, errorf(CodePromptNotTaken, "%s in %s did not take the prompt: it still sits in its input after Enter twice", p.Agent(), p.Target())
 			}
 			enterAgain = true
@@ -160,44 +178,6 @@ func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, befo
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-}
-
-// lastLine is the text's last non-blank line, cut to what a narrow input line shows of it.
-func lastLine(text string) string {
-	lines := strings.Split(strings.TrimSpace(text), "\n")
-	l := strings.TrimSpace(lines[len(lines)-1])
-	if r := []rune(l); len(r) > 24 {
-		l = string(r[len(r)-24:])
-	}
-	return l
-}
-
-// endsWithStart says whether the screen's last text ends with the start of text.
-func endsWithStart(screen, text string) bool {
-	lines := Lines(screen, 0)
-	if len(lines) == 0 {
-		return false
-	}
-	last := strings.TrimRight(lines[len(lines)-1], " ")
-	start := strings.SplitN(text, "\n", 2)[0]
-	for k := min(len(last), len(start)); k > 0; k-- {
-		if utf8.RuneStart(start[k%len(start)]) && strings.HasSuffix(last, start[:k]) {
-			return true
-		}
-	}
-	return false
-}
-
-// bottom is the last n non-blank lines of a screen.
-func bottom(screen string, n int) string {
-	lines := Lines(screen, 0)
-	var out []string
-	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		if strings.TrimSpace(lines[i]) != "" {
-			out = append(out, lines[i])
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // chunks cuts s into pieces of at most n bytes, never inside a character.

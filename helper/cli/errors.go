@@ -45,6 +45,7 @@ const (
 	CodePromptNotTaken    = "prompt_not_taken"
 	CodeAnswerNotTaken    = "answer_not_taken"
 	CodeAnswerPending     = "answer_pending"
+	CodeAnswerTextNotTyped = "answer_text_not_typed"
 )
 
 // Error is an error with a stable code and an exit status.

@@ -11,13 +11,14 @@ type dialog struct {
 	next     string                       // the key that moves the cursor to the next choice
 	prev     string
 	confirm  string
-	noCursor bool // its menus draw the cursor in colour only: the common reader takes them without one
+	noCursor bool     // its menus draw the cursor in colour only: the common reader takes them without one
+	field    []string // the keys that open the field of the choice that takes text, once the cursor is on it
 	command  func(context []string) (tool, command string)
 }
 
 var dialogs = map[string]dialog{
 	"claude":   {command: claudeCommand},
-	"codex":    {command: dollarCommand},
+	"codex":    {command: dollarCommand, field: []string{"Tab"}}, // "None of the above … add details in notes (tab)"
 	"gemini":   {command: geminiCommand},
 	"copilot":  {read: copilotQuestion, command: boxedCommand},
 	"opencode": {read: opencodePermission, noCursor: true, command: dollarCommand},

@@ -5,10 +5,13 @@ import (
 	"strings"
 )
 
-// Step is one send-keys of an answer: tmux key names, or Literal text typed as it is.
+// Step is one send-keys of an answer: tmux key names, or Literal text typed as it is. Select,
+// when set, is the option the cursor is on once the keys are taken: a typed answer waits for it
+// before the text goes, since text that arrives while the dialog still moves its cursor is lost.
 type Step struct {
 	Keys    []string
 	Literal string
+	Select  int
 }
 
 // Choice picks an option of a prompt: by number, the "yes" or "no" one, or the one that takes
@@ -85,10 +88,29 @@ func Keys(agentID string, p *Prompt, o Option, text string) []Step {
 	}
 	var steps []Step
 	if len(moves) > 0 {
-		steps = append(steps, Step{Keys: moves})
+		steps = append(steps, Step{Keys: moves, Select: o.Number})
 	}
 	if text != "" {
+		if len(d.field) > 0 {
+			steps = append(steps, Step{Keys: d.field})
+		}
 		steps = append(steps, Step{Literal: text})
 	}
 	return append(steps, Step{Keys: []string{d.confirm}})
+}
+
+// Typed says whether text shows on the screen after it was typed (after) more often than
+// before it (before): the field holds it. Boxes and spaces are left out of both, so a field that
+// wraps the text over lines still shows it.
+func Typed(before, after, text string) bool {
+	want := squeeze([]string{text})
+	if want == "" {
+		return false
+	}
+	return strings.Count(squeeze(cleanLines(after)), want) > strings.Count(squeeze(cleanLines(before)), want)
+}
+
+// squeeze is lines joined with every space taken out.
+func squeeze(lines []string) string {
+	return strings.Join(strings.Fields(strings.Join(lines, "")), "")
 }

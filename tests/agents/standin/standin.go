@@ -241,7 +241,7 @@ func (s *Server) choose(t turn) reply {
 		}
 		names := map[Scenario][]string{Tool: shellTools, Ask: askTools, Plan: planTools, Call: {name}}[sc]
 		if tl, ok := pick(t.tools, names); ok {
-			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc)}
+			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc, commandOf(t.lastUser))}
 		}
 		if sc == Plan {
 			// Agents without a plan tool (Codex) take a plan from a tagged block in the answer.
@@ -279,9 +279,18 @@ func pick(tools []tool, names []string) (tool, bool) {
 	return tool{}, false
 }
 
+// commandOf is the shell command a TOOL message asks for: LONG in it makes one that runs for a
+// while, so an allowed command is seen running.
+func commandOf(msg string) string {
+	if strings.Contains(msg, "LONG") {
+		return "sleep 12 && echo probe > probe.txt"
+	}
+	return "echo probe > probe.txt"
+}
+
 // argsFor fills a tool's arguments from its schema; a shell tool gets a command that writes a
 // file, so every agent treats it as needing permission.
-func argsFor(t tool, sc Scenario) map[string]any {
+func argsFor(t tool, sc Scenario, command string) map[string]any {
 	args, _ := fill(t.schema, "", 0).(map[string]any)
 	if args == nil {
 		args = map[string]any{}
@@ -300,11 +309,11 @@ func argsFor(t tool, sc Scenario) map[string]any {
 				continue
 			}
 			if typ, _ := p.(map[string]any)["type"].(string); typ == "array" && k == "commands" {
-				args[k] = []any{"echo probe > probe.txt"} // a list of commands (Cline)
+				args[k] = []any{command} // a list of commands (Cline)
 			} else if typ == "array" {
-				args[k] = []any{"bash", "-lc", "echo probe > probe.txt"} // one argv (Codex's older shell)
+				args[k] = []any{"bash", "-lc", command} // one argv (Codex's older shell)
 			} else {
-				args[k] = "echo probe > probe.txt"
+				args[k] = command
 			}
 		}
 	}

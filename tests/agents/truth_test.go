@@ -1,0 +1,333 @@
+//go:build liveagents
+
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taw-tmux/taw/tests/agents/capture"
+)
+
+// The live transitions: each agent with taw's integration installed in its own HOME and taw's
+// watcher running, driven through what a person does; after each keystroke, `taw pane get` must
+// show the truth, and the time it took is logged (time to truth). make test-agents runs it with
+// TestLiveAgents; TAW_AGENTS picks agents.
+
+// transition is one thing a person does and what taw must then show.
+type transition struct {
+	name  string
+	setup []string // keys sent before the timed action, not timed (a cleared input)
+	text  string   // typed, then Enter (timed from the Enter)
+	keys  []string // tmux keys (timed from the first)
+	taw   []string // a taw command run instead (timed from its start), {pane} is the pane
+	want  func(p paneView) bool
+	what  string // the truth wanted, for the table
+	stays bool   // the state held before may be the answer (a form's next question)
+}
+
+// paneView is what `taw pane get --json` says of the agent.
+type paneView struct {
+	Agent    *string `json:"agent"`
+	State    *string `json:"state"`
+	Message  *string `json:"message"`
+	Done     bool    `json:"done"`
+	Since    *int64  `json:"state_since"`
+	Detected *string `json:"detected"`
+}
+
+func (p paneView) String() string {
+	s := func(v *string) string {
+		if v == nil {
+			return "null"
+		}
+		return *v
+	}
+	return fmt.Sprintf("agent=%s state=%s done=%v message=%q detected=%s", s(p.Agent), s(p.State), p.Done, s(p.Message), s(p.Detected))
+}
+
+func stateIs(states ...string) func(paneView) bool {
+	return func(p paneView) bool {
+		for _, s := range states {
+			if p.State != nil && *p.State == s {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func blockedOn(words string) func(paneView) bool {
+	return func(p paneView) bool {
+		return stateIs("blocked")(p) && p.Message != nil && strings.Contains(*p.Message, words)
+	}
+}
+
+func released(p paneView) bool { return p.Agent == nil }
+
+// truthFlows: the start-up dialogs (untimed, as in flows), then the transitions.
+var truthFlows = map[string]struct {
+	start []step
+	steps []transition
+}{
+	"claude": {
+		start: []step{
+			{wait: `Yes, I trust this folder`},
+			{keys: []string{"Enter"}, wait: `Do you want to use this API key\?`},
+			{keys: []string{"Up", "Enter"}, wait: `\? for shortcuts`},
+		},
+		steps: []transition{
+			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
+			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "permission → blocked naming the command", setup: []string{"C-u"}, text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
+			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
+			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
+			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
+			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "question → blocked", setup: []string{"C-u"}, text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "question → blocked (text)", setup: []string{"C-u"}, text: "ASK me again", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "API error → idle", setup: []string{"C-u"}, text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
+			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "exit → released", setup: []string{"C-u"}, text: "/exit", want: released, what: "released"},
+		},
+	},
+	"gemini": {
+		start: []step{
+			{wait: `Do you trust the files in this folder\?`},
+			// Gemini CLI restarts itself once the folder is trusted; the old dialog stays drawn
+			// until the restarted CLI redraws the screen.
+			{keys: []string{"Enter"}, wait: `Type your message`, gone: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
+		},
+		steps: []transition{
+			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
+			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "permission → blocked naming the command", text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
+			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
+			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
+			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
+			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
+			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "exit → released", text: "/quit", want: released, what: "released"},
+		},
+	},
+	"codex": {
+		start: []step{
+			{wait: `Trust this folder\?`},
+			{keys: []string{"Enter"}, wait: `Hooks need review`},
+			{keys: []string{"Down", "Enter"}, wait: `(?m)^› `},
+		},
+		steps: []transition{
+			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
+			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "permission → blocked naming the command", text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
+			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
+			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
+			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
+			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
+			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+			// Codex asks its questions in Plan mode, two in one form.
+			{name: "question form → blocked", setup: []string{"BTab"}, text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			{name: "answer question 1 --option 1 → question 2", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("blocked"), what: "blocked on question 2", stays: true},
+			{name: "answer question 2 --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "exit → released", setup: []string{"BTab"}, keys: []string{"C-c", "C-c"}, want: released, what: "released"},
+		},
+	},
+}
+
+func TestLiveTruth(t *testing.T) {
+	cache := os.Getenv("TAW_AGENTS_CACHE")
+	if cache == "" {
+		t.Fatal("TAW_AGENTS_CACHE is not set: run make test-agents, which gives the suite a cache folder")
+	}
+	only := map[string]bool{}
+	for _, id := range strings.Split(os.Getenv("TAW_AGENTS"), ",") {
+		if id != "" {
+			only[id] = true
+		}
+	}
+	list, err := Pinned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "taw"), "./helper")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v: %s", err, out)
+	}
+	for _, a := range list {
+		tf, ok := truthFlows[a.ID]
+		if (len(only) > 0 && !only[a.ID]) || !ok {
+			continue
+		}
+		t.Run(a.ID, func(t *testing.T) {
+			if err := a.Install(context.Background(), cache); err != nil {
+				t.Fatal(err)
+			}
+			runTruth(t, bin, cache, serveStandin(t), a, flows[a.ID], tf.start, tf.steps)
+		})
+	}
+}
+
+func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []step, steps []transition) {
+	scratch, err := os.MkdirTemp(cache, "truth-"+a.ID+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopStrays(t, scratch)
+		os.RemoveAll(scratch)
+	})
+	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
+	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
+	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v: %s", err, out)
+	}
+	if f.setup != nil {
+		f.setup(t, home, url)
+	}
+	// The flows' own Codex hooks file only made the hooks dialog come up: taw's install
+	// makes its own.
+	os.Remove(filepath.Join(home, ".codex", "hooks.json"))
+	path := bin + ":" + filepath.Dir(a.Command(cache)[0]) + ":/usr/local/bin:/usr/bin:/bin"
+	install := exec.Command(filepath.Join(bin, "taw"), "integration", "install", a.ID, "--yes")
+	install.Env = []string{"HOME=" + home, "PATH=" + path}
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("taw integration install %s: %v: %s", a.ID, err, out)
+	} else {
+		t.Logf("taw integration install %s: %s", a.ID, strings.TrimSpace(string(out)))
+	}
+	env := []string{"HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + path}
+	if f.env != nil {
+		env = append(env, f.env(home, url)...)
+	}
+	// The hooks find their pane through TMUX and TMUX_PANE, which the pane's shell has.
+	cmd := `env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ` + shellWords(append(env, a.Command(cache)...)) + "; sleep 600"
+	sock := fmt.Sprintf("taw-truth-%d-%s", os.Getpid(), a.ID)
+	tm := capture.Tmux{Socket: sock}
+	if _, err := tm.Run("new-session", "-d", "-s", "live", "-x", "120", "-y", "40", "-c", repo, cmd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tm.Run("kill-server") })
+	taw := func(args ...string) (string, error) {
+		c := exec.Command(filepath.Join(bin, "taw"), append([]string{"-L", sock}, args...)...)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	if _, err := tm.Run("run-shell", "-b", filepath.Join(bin, "taw")+" -L "+sock+" watch --serve >/dev/null 2>&1"); err != nil {
+		t.Fatal(err)
+	}
+	pane, err := tm.Run("display", "-p", "-t", "live:0.0", "#{pane_id}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane = strings.TrimSpace(pane)
+	for _, s := range start {
+		for _, k := range s.keys {
+			tm.Run("send-keys", "-t", pane, k)
+			time.Sleep(300 * time.Millisecond)
+		}
+		re := regexp.MustCompile(s.wait)
+		gone := regexp.MustCompile(`^\b$`) // matches no screen
+		if s.gone != "" {
+			gone = regexp.MustCompile(s.gone)
+		}
+		within := s.within
+		if within == 0 {
+			within = 90 * time.Second
+		}
+		shot, ok, err := capture.Until(tm, pane, a.ID, within, func(sh capture.Shot) bool { return re.MatchString(sh.Text()) && !gone.MatchString(sh.Text()) })
+		if err != nil || !ok {
+			t.Fatalf("%s: start-up screen %q not seen (%v); it shows:\n%s", a.ID, s.wait, err, shot.Text())
+		}
+	}
+	get := func() paneView {
+		var p paneView
+		out, err := taw("pane", "get", pane, "--json")
+		if err == nil {
+			json.Unmarshal([]byte(out), &p)
+		}
+		return p
+	}
+	var table []string
+	for _, tr := range steps {
+		for _, k := range tr.setup {
+			tm.Run("send-keys", "-t", pane, k)
+			time.Sleep(300 * time.Millisecond)
+		}
+		if tr.text != "" {
+			tm.Run("send-keys", "-t", pane, "-l", tr.text)
+			time.Sleep(time.Second) // some agents take an Enter that comes with the text as part of a paste
+		}
+		began := time.Now()
+		switch {
+		case tr.text != "":
+			tm.Run("send-keys", "-t", pane, "Enter")
+		case len(tr.keys) > 0:
+			for i, k := range tr.keys {
+				if i > 0 {
+					time.Sleep(300 * time.Millisecond)
+				}
+				tm.Run("send-keys", "-t", pane, k)
+			}
+		case len(tr.taw) > 0:
+			args := make([]string, len(tr.taw))
+			for i, w := range tr.taw {
+				args[i] = strings.ReplaceAll(w, "{pane}", pane)
+			}
+			out, err := taw(append(args, "--json")...)
+			t.Logf("%s %s: taw %s: %v %s", a.ID, tr.name, strings.Join(args, " "), err, strings.TrimSpace(out))
+			if err != nil {
+				table = append(table, fmt.Sprintf("| %s | %s | wrong (taw failed: %s) | %.1f |", a.ID, tr.name, firstLine(out), time.Since(began).Seconds()))
+				t.Errorf("%s %s: taw %s failed: %v: %s", a.ID, tr.name, strings.Join(args, " "), err, out)
+				continue
+			}
+		}
+		var p paneView
+		ok := false
+		for deadline := began.Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			// A state that held before the action is no answer to it: the change must come after.
+			if p = get(); tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
+				ok = true
+				break
+			}
+		}
+		took := time.Since(began).Seconds()
+		if !ok {
+			screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
+			table = append(table, fmt.Sprintf("| %s | %s | wrong (%s) | >40 |", a.ID, tr.name, p))
+			t.Errorf("%s %s: want %s within 40s; taw shows %s; screen:\n%s", a.ID, tr.name, tr.what, p, screen)
+			continue
+		}
+		table = append(table, fmt.Sprintf("| %s | %s | right | %.1f |", a.ID, tr.name, took))
+	}
+	t.Logf("time to truth, %s %s:\n| agent | transition | taw pane get | seconds |\n|---|---|---|---|\n%s", a.ID, a.Version, strings.Join(table, "\n"))
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
