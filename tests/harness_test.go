@@ -115,6 +115,17 @@ func setupServer(env *testscript.Env) error {
 		kill.Env = env.Vars
 		_ = kill.Run()
 	})
+	// tmux 3.2a makes a detached session's first window 80x23 whatever -x and -y say: the window
+	// gets the size the other releases give it, so screens drawn for it read alike everywhere.
+	size := exec.Command("tmux", "-L", name, "display-message", "-p", "-t", "main:0", "#{window_width}x#{window_height}")
+	size.Env = env.Vars
+	if out, err := size.Output(); err == nil && strings.TrimSpace(string(out)) != "120x40" {
+		resize := exec.Command("tmux", "-L", name, "resize-window", "-t", "main:0", "-x", "120", "-y", "40")
+		resize.Env = env.Vars
+		if out, err := resize.CombinedOutput(); err != nil {
+			return fmt.Errorf("size the first window: %v: %s", err, out)
+		}
+	}
 	info := exec.Command("tmux", "-L", name, "display-message", "-p", "-t", "main:0.0", "#{socket_path},#{pid},#{session_id} #{pane_id}")
 	info.Env = env.Vars
 	out, err := info.Output()
