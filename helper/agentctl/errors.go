@@ -1,9 +1,6 @@
 package agentctl
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/taw-tmux/taw/helper/coded"
 
 // Error codes (docs/errors.md). They are the command line's codes too.
 const (
@@ -19,30 +16,16 @@ const (
 	CodeAnswerNotTaken       = "answer_not_taken"
 	CodeAnswerPending        = "answer_pending"
 	CodeAnswerTextNotTyped   = "answer_text_not_typed"
-	CodeTimeout              = "timeout"
-	CodeInvalidArgument      = "invalid_argument"
+	CodeTimeout              = coded.Timeout
+	CodeInvalidArgument      = coded.InvalidArgument
 	CodeUnknownAgent         = "unknown_agent"
 	CodeBusy                 = "busy"
 )
 
 // Error is a refusal or failure with a stable code.
-type Error struct {
-	Code    string
-	Message string
-}
+type Error = coded.Error
 
-func (e *Error) Error() string     { return e.Message }
-func (e *Error) ErrorCode() string { return e.Code }
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
+func errorf(code, format string, args ...any) *Error { return coded.Errorf(code, format, args...) }
 
 // CodeOf is the code of an error agentctl or tmux returned, "" for any other.
-func CodeOf(err error) string {
-	var c interface{ ErrorCode() string }
-	if errors.As(err, &c) {
-		return c.ErrorCode()
-	}
-	return ""
-}
+func CodeOf(err error) string { return coded.CodeOf(err) }

@@ -39,12 +39,12 @@ const (
 	CodeAgentNotReady = "agent_not_ready"
 	// CodeAgentNotInstalled: taw agent start found no program of the agent on the PATH of tmux
 	// or of the caller; nothing was started.
-	CodeAgentNotInstalled = "agent_not_installed"
-	CodeAgentNotBlocked   = "agent_not_blocked"
-	CodePromptChanged     = "prompt_changed"
-	CodePromptNotTaken    = "prompt_not_taken"
-	CodeAnswerNotTaken    = "answer_not_taken"
-	CodeAnswerPending     = "answer_pending"
+	CodeAgentNotInstalled  = "agent_not_installed"
+	CodeAgentNotBlocked    = "agent_not_blocked"
+	CodePromptChanged      = "prompt_changed"
+	CodePromptNotTaken     = "prompt_not_taken"
+	CodeAnswerNotTaken     = "answer_not_taken"
+	CodeAnswerPending      = "answer_pending"
 	CodeAnswerTextNotTyped = "answer_text_not_typed"
 )
 

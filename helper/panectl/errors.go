@@ -1,36 +1,19 @@
 package panectl
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/taw-tmux/taw/helper/coded"
 
 // Error codes (docs/errors.md).
 const (
-	CodeInvalidArgument = "invalid_argument"
-	CodeTimeout         = "timeout"
+	CodeInvalidArgument = coded.InvalidArgument
+	CodeTimeout         = coded.Timeout
 	CodeNotFound        = "not_found"
 	CodeGit             = "git_error"
 )
 
 // Error is a refusal or failure with a stable code.
-type Error struct {
-	Code    string
-	Message string
-}
+type Error = coded.Error
 
-func (e *Error) Error() string     { return e.Message }
-func (e *Error) ErrorCode() string { return e.Code }
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
+func errorf(code, format string, args ...any) *Error { return coded.Errorf(code, format, args...) }
 
 // CodeOf is the code of an error panectl or tmux returned, "" for any other.
-func CodeOf(err error) string {
-	var c interface{ ErrorCode() string }
-	if errors.As(err, &c) {
-		return c.ErrorCode()
-	}
-	return ""
-}
+func CodeOf(err error) string { return coded.CodeOf(err) }

@@ -53,25 +53,34 @@ func write(t *testing.T, path, body string) {
 	}
 }
 
-func TestLiveAgents(t *testing.T) {
-	cache := os.Getenv("TAW_AGENTS_CACHE")
+// liveSetup is what every live test starts from: the suite's cache folder, the agents asked for
+// (TAW_AGENTS, every pinned one when empty), the pinned agents and the repository's root.
+func liveSetup(t *testing.T) (cache string, only map[string]bool, list []Agent, root string) {
+	t.Helper()
+	cache = os.Getenv("TAW_AGENTS_CACHE")
 	if cache == "" {
 		t.Fatal("TAW_AGENTS_CACHE is not set: run make test-agents, which gives the suite a cache folder")
 	}
-	only := map[string]bool{}
+	only = map[string]bool{}
 	for _, id := range strings.Split(os.Getenv("TAW_AGENTS"), ",") {
 		if id != "" {
 			only[id] = true
 		}
 	}
-	list, err := Pinned()
+	var err error
+	list, err = Pinned()
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.Abs("../..")
+	root, err = filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cache, only, list, root
+}
+
+func TestLiveAgents(t *testing.T) {
+	cache, only, list, root := liveSetup(t)
 	for _, a := range list {
 		if len(only) > 0 && !only[a.ID] {
 			continue

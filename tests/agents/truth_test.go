@@ -152,24 +152,7 @@ var truthFlows = map[string]struct {
 }
 
 func TestLiveTruth(t *testing.T) {
-	cache := os.Getenv("TAW_AGENTS_CACHE")
-	if cache == "" {
-		t.Fatal("TAW_AGENTS_CACHE is not set: run make test-agents, which gives the suite a cache folder")
-	}
-	only := map[string]bool{}
-	for _, id := range strings.Split(os.Getenv("TAW_AGENTS"), ",") {
-		if id != "" {
-			only[id] = true
-		}
-	}
-	list, err := Pinned()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cache, only, list, root := liveSetup(t)
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "taw"), "./helper")
 	build.Dir = root

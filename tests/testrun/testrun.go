@@ -49,6 +49,14 @@ func Begin() (end func()) {
 	return end
 }
 
+// Run is a whole TestMain for a binary that is nothing else: os.Exit(testrun.Run(m)).
+func Run(m *testing.M) int {
+	end := Begin()
+	code := m.Run()
+	end()
+	return code
+}
+
 // start makes the run folder and starts the watchdog. The folder's name is short, since a tmux
 // socket's path may hold at most 107 bytes.
 func start() (func(), error) {

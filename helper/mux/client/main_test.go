@@ -9,9 +9,4 @@ import (
 
 // TestMain keeps every tmux server and folder the tests make under one run folder, removed
 // however the run ends.
-func TestMain(m *testing.M) {
-	end := testrun.Begin()
-	code := m.Run()
-	end()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testrun.Run(m)) }

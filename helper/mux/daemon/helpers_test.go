@@ -56,10 +56,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	end := testrun.Begin()
-	code := m.Run()
-	end()
-	os.Exit(code)
+	os.Exit(testrun.Run(m))
 }
 
 // startDaemon runs a real daemon on a real socket, with panes on a tmux server of its own.

@@ -24,10 +24,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	end := testrun.Begin()
-	code := m.Run()
-	end()
-	os.Exit(code)
+	os.Exit(testrun.Run(m))
 }
 
 // TestRelay is the Relay of a host in these tests: this test binary.
