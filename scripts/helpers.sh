@@ -84,7 +84,7 @@ __taw_build_and_load() {
 	fi
 	echo "${BASHPID:-$$}" >"$lock/pid"
 	[ -z "$loaded" ] && __taw_say "building the helper in the background; it loads when done (seconds, or minutes on a busy machine)"
-	if __taw_build "$dir"; then
+	if __taw_building "$dir"; then
 		if __taw_lock "$dir"; then
 			__taw_load "$dir/bin/taw" "$dir" "built the helper ($("$dir/bin/taw" version 2>/dev/null)) and loaded it"
 			__taw_loaded "$dir/bin/taw"
@@ -96,6 +96,21 @@ __taw_build_and_load() {
 		__taw_say "building the helper failed: see $dir/bin/build.log (Go 1.25 or newer is needed), or put a taw binary on PATH and reload"
 	fi
 	rm -rf "$lock"
+}
+
+# __taw_building DIR is __taw_build that says every 10 s, as long as a message shows (__taw_say),
+# that it still runs and for how long, so a slow build is never silent. Its end is said after.
+__taw_building() {
+	local build i=0 start=$SECONDS
+	__taw_build "$1" &
+	build=$!
+	while kill -0 "$build" 2>/dev/null; do
+		sleep 1
+		i=$((i + 1))
+		[ $((i % 10)) -eq 0 ] && kill -0 "$build" 2>/dev/null &&
+			__taw_say "still building the helper ($((SECONDS - start)) s so far); it loads when done"
+	done
+	wait "$build"
 }
 
 # __taw_lock DIR takes the load lock (a folder holding the holder's pid), so that two

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -172,6 +174,9 @@ type reportReply struct {
 	OK      bool   `json:"ok"`
 	InOrder bool   `json:"in_order"`
 	Code    string `json:"code,omitempty"`
+	// Kept false and Reason: taken, but the watcher clears the agent at its next look.
+	Kept   *bool  `json:"kept,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
@@ -187,9 +192,16 @@ func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	out, err := panestate.ApplyReport(ctx, f.Tmux(), f.LockDir(), paneID, rep, f.NowMillis)
+	var written panestate.Pane
+	out, err := panestate.ApplyReport(ctx, f.Tmux(), f.LockDir(), paneID, rep, f.NowMillis, panestate.Written(&written))
 	if err != nil {
 		return err
 	}
-	return writeJSONLine(f.IO.Out, reportReply{OK: true, InOrder: out.InOrder, Code: out.Code})
+	reply := reportReply{OK: true, InOrder: out.InOrder, Code: out.Code}
+	if out.InOrder && rep.Verb != report.ReleaseAgent && written.ID != "" {
+		if kept, why := watch.ReportLasts(written, os.Getpid()); !kept {
+			reply.Kept, reply.Reason = &kept, why
+		}
+	}
+	return writeJSONLine(f.IO.Out, reply)
 }

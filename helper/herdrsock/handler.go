@@ -13,7 +13,9 @@ import (
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/procinfo"
+	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/watch"
 )
 
 // Handler answers requests for one tmux server.
@@ -159,10 +161,18 @@ func (h *Handler) report(ctx context.Context, peer Peer, req Request) (any, *Err
 	if strings.HasPrefix(named, "%") && named != integration.CallingPane && named != paneID {
 		return nil, errorf(CodePaneMismatch, "pane %s is not the pane the reporting process runs in (%s): a report over the socket writes its own pane only; send %s", named, paneID, integration.CallingPane)
 	}
-	if _, err := panestate.ApplyReport(ctx, h.Tmux, h.LockDir, paneID, rep, h.NowMillis); err != nil {
+	var written panestate.Pane
+	out, err := panestate.ApplyReport(ctx, h.Tmux, h.LockDir, paneID, rep, h.NowMillis, panestate.Written(&written))
+	if err != nil {
 		return nil, tmuxError(err)
 	}
-	return ok, nil
+	res := reportResult{Type: ok.Type}
+	if out.InOrder && rep.Verb != report.ReleaseAgent && written.ID != "" {
+		if kept, why := watch.ReportLasts(written, peer.PID); !kept {
+			res.Kept, res.Reason = &kept, why
+		}
+	}
+	return res, nil
 }
 
 func (h *Handler) paneGet(ctx context.Context, peer Peer, req Request) (any, *Error) {

@@ -13,6 +13,13 @@ type (
 	okResult struct {
 		Type string `json:"type"`
 	}
+	// reportResult is a report's ok; Kept false and Reason when the watcher clears it at its
+	// next look (watch.ReportLasts).
+	reportResult struct {
+		Type   string `json:"type"`
+		Kept   *bool  `json:"kept,omitempty"`
+		Reason string `json:"reason,omitempty"`
+	}
 	pong struct {
 		Type     string `json:"type"`
 		Version  string `json:"version"`

@@ -32,6 +32,7 @@ type reportOptions struct {
 	forPane func(Pane, report.Report) report.Report
 	trusted func(Pane) bool
 	route   func(context.Context) (string, bool)
+	written *Pane
 }
 
 // LatestOnly makes a report wait for the pane's lock only while no newer report of the pane
@@ -57,6 +58,12 @@ func Routed(trusted func(Pane) bool, route func(ctx context.Context) (paneID str
 	return func(o *reportOptions) { o.trusted, o.route = trusted, route }
 }
 
+// Written keeps in *p the pane as the report left it (its id and first process too), for a reply
+// that says whether the report lasts.
+func Written(p *Pane) ReportOption {
+	return func(o *reportOptions) { o.written = p }
+}
+
 // ErrSuperseded says a newer report of the pane was waiting for its lock, so this one was
 // dropped: of a burst, only the latest state is written.
 var ErrSuperseded = errors.New("a newer report of the pane is waiting")
@@ -70,6 +77,11 @@ func (o reportOptions) apply(ctx context.Context, c *tmux.Client, lockDir, paneI
 		return report.Outcome{}, err
 	}
 	out, target, err := o.applyLocked(ctx, c, memo, paneID, rep, nowMillis)
+	if o.written != nil && err == nil && target == "" {
+		if p, ok := memo.Remembered(paneID); ok {
+			*o.written = p
+		}
+	}
 	unlock()
 	if target == "" {
 		return out, err
