@@ -40,7 +40,12 @@ func TestSpawnSendCaptureResizeKill(t *testing.T) {
 
 	s := &stream{t: t, pane: "p1"}
 	ok(t, c, &wire.OpSend{PaneID: "p1", Data: []byte("echo \"MARK:$MARK:$(pwd)\"\r")})
-	s.until(c, "the echo", 30*time.Second, s.contains("MARK:xyz:"+dir))
+	// The shell's next prompt too: drawn after the capture below, it would make the two captures
+	// differ.
+	s.until(c, "the echo and the prompt after it", 30*time.Second, func() bool {
+		_, after, ok := strings.Cut(string(s.data), "MARK:xyz:"+dir+"\r\n")
+		return ok && (strings.HasSuffix(after, "# ") || strings.HasSuffix(after, "$ "))
+	})
 	capt := ok(t, c, &wire.OpCapture{Request: wire.CaptureRequest{PaneID: "p1", Range: wire.CaptureRange{Kind: wire.RangeAll}}}).(*wire.Captured)
 	if !strings.Contains(string(capt.Result.Data), "MARK:xyz:"+dir) || capt.Result.Truncated || !capt.Result.EffectivelyFull {
 		t.Errorf("Capture All: %+v", capt.Result)
