@@ -27,6 +27,8 @@ func anthropicTurn(req map[string]any) turn {
 		switch str(bm["type"]) {
 		case "tool_result":
 			t.toolResult = true
+			t.resultOf = str(bm["tool_use_id"])
+			t.result = resultText(bm["content"])
 		case "text":
 			// Agents add their own reminders as text blocks next to what the person typed.
 			if s := str(bm["text"]); !strings.HasPrefix(strings.TrimSpace(s), "<") {
@@ -55,7 +57,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, t turn, rp re
 	if !t.stream {
 		var content []any
 		if rp.toolName != "" {
-			content = append(content, map[string]any{"type": "tool_use", "id": "toolu_standin" + rp.id, "name": rp.toolName, "input": rp.toolArgs})
+			content = append(content, map[string]any{"type": "tool_use", "id": ToolUseID(rp.id), "name": rp.toolName, "input": rp.toolArgs})
 		} else {
 			content = append(content, map[string]any{"type": "text", "text": rp.text})
 		}
@@ -69,7 +71,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, t turn, rp re
 	if rp.toolName != "" {
 		args, _ := json.Marshal(rp.toolArgs)
 		e.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": "toolu_standin" + rp.id, "name": rp.toolName, "input": map[string]any{}}})
+			"content_block": map[string]any{"type": "tool_use", "id": ToolUseID(rp.id), "name": rp.toolName, "input": map[string]any{}}})
 		e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(args)}})
 	} else {
@@ -84,4 +86,18 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, t turn, rp re
 	e.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 10}})
 	e.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// resultText is a tool result's text: a string, or the text of its blocks.
+func resultText(content any) string {
+	if s, ok := content.(string); ok {
+		return s
+	}
+	var texts []string
+	for _, b := range list(content) {
+		if bm := obj(b); str(bm["type"]) == "text" {
+			texts = append(texts, str(bm["text"]))
+		}
+	}
+	return strings.Join(texts, "\n")
 }

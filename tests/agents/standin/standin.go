@@ -33,7 +33,7 @@ const (
 	Fail                   // an HTTP 400 the agent does not retry
 	Retry                  // an HTTP 503 the agent retries
 	Slow                   // a text answer streamed over SlowFor
-	Call                   // the tool named after "CALL:" in the message
+	Call                   // the tool named after "CALL:" in the message, with the JSON object after it as arguments
 )
 
 // The words, in capitals, that choose a scenario. The first found wins.
@@ -42,7 +42,8 @@ var words = []struct {
 	s    Scenario
 }{{"CALL:", Call}, {"TOOL", Tool}, {"ASK", Ask}, {"PLAN", Plan}, {"FAIL", Fail}, {"RETRY", Retry}, {"SLOW", Slow}}
 
-// ScenarioOf reads the scenario from the person's message; the tool name goes with Call. The
+// ScenarioOf reads the scenario from the person's message; the tool name goes with Call (its
+// arguments are read by callArgs). The
 // newest words come last: an agent that keeps a message the model refused sends it again joined
 // to the next one (Qwen Code), so the last line that names a scenario chooses.
 func ScenarioOf(msg string) (Scenario, string) {
@@ -93,7 +94,8 @@ type Server struct {
 	logMu   sync.Mutex
 	n       int
 	replies int
-	used    map[string]int // messages answered with a tool call → the request's length then
+	used    map[string]int  // messages answered with a tool call → the request's length then
+	calls   map[string]bool // the ids of the tool calls a CALL: message made
 }
 
 // tool is a tool an agent offered: its name and its parameters' JSON schema.
@@ -107,6 +109,8 @@ type turn struct {
 	tools      []tool
 	lastUser   string // the person's last message, when nothing but tool results follow it
 	toolResult bool   // the request ends with a tool's result
+	resultOf   string // that result's tool call id (Anthropic)
+	result     string // and its text
 	stream     bool
 	length     int            // how many messages the request carries
 	schema     map[string]any // a structured-output schema (Gemini side requests)
@@ -120,6 +124,7 @@ type reply struct {
 	toolName string
 	toolArgs map[string]any
 	slow     bool
+	call     bool // a CALL: message's tool call, whose result the next answer repeats
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -213,14 +218,45 @@ func (s *Server) decide(t turn) reply {
 	s.logMu.Lock()
 	s.replies++
 	rp.id = fmt.Sprintf("%d%d", time.Now().Unix(), s.replies)
+	if rp.call {
+		if s.calls == nil {
+			s.calls = map[string]bool{}
+		}
+		s.calls[ToolUseID(rp.id)] = true
+	}
 	s.logMu.Unlock()
 	return rp
+}
+
+// ToolUseID is the id a tool call of reply id carries.
+func ToolUseID(id string) string { return "toolu_standin" + id }
+
+// CallResultPrefix starts the answer that follows a CALL: message's tool call: the tool's
+// result, so that what an agent got from a tool shows on its screen.
+const CallResultPrefix = "Done. The tool answered: "
+
+// callResult is the answer to a request that carries the result of a CALL: message's tool call.
+func (s *Server) callResult(t turn) (reply, bool) {
+	s.logMu.Lock()
+	ok := t.toolResult && s.calls[t.resultOf]
+	s.logMu.Unlock()
+	if !ok {
+		return reply{}, false
+	}
+	text := strings.Join(strings.Fields(t.result), " ")
+	if len(text) > 4000 {
+		text = text[:4000]
+	}
+	return reply{text: CallResultPrefix + text}, true
 }
 
 func (s *Server) choose(t turn) reply {
 	if t.schema != nil {
 		b, _ := json.Marshal(fill(t.schema, "", 0))
 		return reply{text: string(b)}
+	}
+	if rp, ok := s.callResult(t); ok {
+		return rp
 	}
 	if len(t.tools) == 0 || t.lastUser == "" {
 		return reply{text: "Done."}
@@ -241,7 +277,10 @@ func (s *Server) choose(t turn) reply {
 		}
 		names := map[Scenario][]string{Tool: shellTools, Ask: askTools, Plan: planTools, Call: {name}}[sc]
 		if tl, ok := pick(t.tools, names); ok {
-			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc, commandOf(t.lastUser))}
+			if args, ok := callArgs(t.lastUser, name); sc == Call && ok {
+				return reply{toolName: tl.name, toolArgs: args, call: true}
+			}
+			return reply{toolName: tl.name, toolArgs: argsFor(tl, sc, commandOf(t.lastUser)), call: sc == Call}
 		}
 		if sc == Plan {
 			// Agents without a plan tool (Codex) take a plan from a tagged block in the answer.
@@ -250,6 +289,25 @@ func (s *Server) choose(t turn) reply {
 		return reply{text: "No such tool was offered."}
 	}
 	return reply{text: "Hello from the stand-in model."}
+}
+
+// callArgs reads the JSON object that follows "CALL:name " on the message's last line naming it:
+// a call's arguments as the test wrote them.
+func callArgs(msg, name string) (map[string]any, bool) {
+	lines := strings.Split(msg, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		at := strings.Index(lines[i], "CALL:"+name)
+		if at < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(lines[i][at+len("CALL:"+name):])
+		var args map[string]any
+		if json.Unmarshal([]byte(rest), &args) != nil {
+			return nil, false
+		}
+		return args, true
+	}
+	return nil, false
 }
 
 // consume marks msg as answered with a tool call, saying whether it already was in a shorter

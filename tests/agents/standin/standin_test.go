@@ -118,3 +118,30 @@ func TestGeminiErrorsAndText(t *testing.T) {
 		t.Fatalf("a side request was not answered plainly: %d\n%s", code, body)
 	}
 }
+
+// A CALL: message's JSON is the call's arguments, and the answer after the call's result repeats
+// the result, so a test reads on the agent's screen what the tool gave it.
+func TestAnthropicCallWithArgumentsThenItsResult(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	start := `{"name":"mcp__taw__agent_start","input_schema":{"type":"object","properties":{"agent":{"type":"string"},"cwd":{"type":"string"}},"required":["agent"]}}`
+	msg := `CALL:mcp__taw__agent_start {\"agent\":\"claude\",\"cwd\":\"/srv/repo\"}`
+	code, body := post(t, srv, "/v1/messages", `{"tools":[`+start+`],"messages":[{"role":"user","content":"`+msg+`"}]}`)
+	if code != 200 || !strings.Contains(body, `"input":{"agent":"claude","cwd":"/srv/repo"}`) {
+		t.Fatalf("the call: %d %s", code, body)
+	}
+	id := body[strings.Index(body, `"id":"toolu_standin`)+6:]
+	id = id[:strings.Index(id, `"`)]
+	result := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":[{"type":"text","text":"{\"pane_id\":\"%7\"}"}]}]}`
+	call := `{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"mcp__taw__agent_start","input":{}}]}`
+	code, body = post(t, srv, "/v1/messages", `{"tools":[`+start+`],"messages":[{"role":"user","content":"`+msg+`"},`+call+`,`+result+`]}`)
+	if code != 200 || !strings.Contains(body, `Done. The tool answered: {\"pane_id\":\"%7\"}`) {
+		t.Fatalf("the answer after the result: %d %s", code, body)
+	}
+	// Another tool's result is not repeated.
+	other := strings.Replace(result, id, "toolu_other", 1)
+	_, body = post(t, srv, "/v1/messages", `{"tools":[`+start+`],"messages":[{"role":"user","content":"`+msg+`"},`+call+`,`+other+`]}`)
+	if strings.Contains(body, "The tool answered") {
+		t.Fatalf("a result of a call it did not make was repeated: %s", body)
+	}
+}
