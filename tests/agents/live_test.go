@@ -120,22 +120,7 @@ func serveStandin(t *testing.T) string {
 }
 
 func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
-	// Below the cache rather than /tmp: Codex refuses to keep helper programs under /tmp.
-	scratch, err := os.MkdirTemp(cache, "run-"+a.ID+"-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stopStrays(t, scratch)
-		os.RemoveAll(scratch)
-	})
-	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
-	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
-	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
-	git.Dir = repo
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v: %s", err, out)
-	}
+	_, home, repo := scratchRepo(t, cache, "run-"+a.ID)
 	if f.setup != nil {
 		f.setup(t, home, url)
 	}
@@ -213,6 +198,41 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 			t.Logf("recorded %s", p)
 		}
 	}
+}
+
+// scratchRepo makes a run's scratch folder in the cache (rather than /tmp: Codex refuses to keep
+// helper programs under /tmp), removed with what the agents left running there when the test
+// ends: an empty HOME and a git repository of one commit to start the agents in.
+func scratchRepo(t *testing.T, cache, name string) (scratch, home, repo string) {
+	t.Helper()
+	scratch, err := os.MkdirTemp(cache, name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopStrays(t, scratch)
+		os.RemoveAll(scratch)
+	})
+	home, repo = filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
+	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
+	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v: %s", err, out)
+	}
+	return scratch, home, repo
+}
+
+// buildTaw builds the helper from the repository at root into a folder of the test's.
+func buildTaw(t *testing.T, root string) (bin string) {
+	t.Helper()
+	bin = t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "taw"), "./helper")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v: %s", err, out)
+	}
+	return bin
 }
 
 // shellWords quotes each word for sh.

@@ -40,28 +40,9 @@ func TestLiveMCP(t *testing.T) {
 	if err := a.Install(context.Background(), cache); err != nil {
 		t.Fatal(err)
 	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "taw"), "./helper")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v: %s", err, out)
-	}
+	bin := buildTaw(t, root)
 	url := serveStandin(t)
-	scratch, err := os.MkdirTemp(cache, "mcp-claude-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stopStrays(t, scratch)
-		os.RemoveAll(scratch)
-	})
-	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
-	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
-	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
-	git.Dir = repo
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v: %s", err, out)
-	}
+	scratch, home, repo := scratchRepo(t, cache, "mcp-claude")
 	// Both agents share this HOME: the onboarding, the folder's trust and the API key are
 	// settled in it, so the second one taw starts is at its prompt without a dialog.
 	const key = "sk-ant-standin-mcp-0123456789abcdef"

@@ -153,12 +153,7 @@ var truthFlows = map[string]struct {
 
 func TestLiveTruth(t *testing.T) {
 	cache, only, list, root := liveSetup(t)
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "taw"), "./helper")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v: %s", err, out)
-	}
+	bin := buildTaw(t, root)
 	for _, a := range list {
 		tf, ok := truthFlows[a.ID]
 		if (len(only) > 0 && !only[a.ID]) || !ok {
@@ -174,21 +169,7 @@ func TestLiveTruth(t *testing.T) {
 }
 
 func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []step, steps []transition) {
-	scratch, err := os.MkdirTemp(cache, "truth-"+a.ID+"-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stopStrays(t, scratch)
-		os.RemoveAll(scratch)
-	})
-	home, repo := filepath.Join(scratch, "home"), filepath.Join(scratch, "repo")
-	write(t, filepath.Join(repo, "README.md"), "# scratch\n")
-	git := exec.Command("sh", "-c", "git init -q . && git add . && git -c user.email=live@example.invalid -c user.name=live commit -qm init")
-	git.Dir = repo
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v: %s", err, out)
-	}
+	_, home, repo := scratchRepo(t, cache, "truth-"+a.ID)
 	if f.setup != nil {
 		f.setup(t, home, url)
 	}
