@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
 )
 
@@ -239,11 +240,7 @@ func permissionMessage(p Payload) string {
 		}
 		return ""
 	}
-	what := input("command", "cmd", "file_path", "path", "url", "pattern", "query")
-	if what == "" {
-		return clip("Allow " + tool + "?")
-	}
-	return clip("Allow " + tool + "(" + oneLine(what) + ")?")
+	return clip(prompt.Asking(tool, input("command", "cmd", "file_path", "path", "url", "pattern", "query")))
 }
 
 // questionMessage is the (first) question the agent asks.

@@ -119,6 +119,44 @@ func isShellTool(t string) bool {
 	return false
 }
 
+// Asking is a permission's request in one line, as taw's messages spell it: "Allow Bash(npm
+// test)?", or "Allow Bash?" when it names nothing.
+func Asking(tool, what string) string {
+	what = strings.Join(strings.Fields(what), " ")
+	switch {
+	case tool == "" && what == "":
+		return ""
+	case tool == "":
+		return "Allow " + what + "?"
+	case what == "":
+		return "Allow " + tool + "?"
+	}
+	return "Allow " + tool + "(" + what + ")?"
+}
+
+// Specific is the message to show for a blocked agent whose message is message and whose dialog
+// is p: message itself when it names what the dialog asks (its command, or its question), else
+// the dialog's own words. A hook's generic words ("Tool Confirm Shell Command requires
+// execution") give way to the command on screen.
+func Specific(message string, p *Prompt) string {
+	if p == nil {
+		return message
+	}
+	switch {
+	case p.Command != "":
+		if strings.Contains(message, p.Command) {
+			return message
+		}
+		return Asking(p.Tool, p.Command)
+	case p.Kind == KindQuestion && p.Question != "":
+		if strings.Contains(message, p.Question) {
+			return message
+		}
+		return p.Question
+	}
+	return message
+}
+
 // FromMessage fills the tool and command of a prompt read off the screen from an agent's hook
 // message, which names them more exactly than the screen: "Bash: npm test" or "npm test".
 // The dialog's identity (kind, question, options) stays the screen's.

@@ -715,9 +715,13 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 		d = Decide(fresh.Record(), restoredAt(fresh), f, nowMs, w.grace.Milliseconds())
 	}
 	extra := map[string]string{panestate.OptRestored: formatRestored(d.Restored)}
-	if dialogToRecord(panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs), dialog) {
-		// The dialog on screen is what an answer acts on: the record follows it.
+	if next := panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs); dialogToRecord(next, dialog) {
+		// The dialog on screen is what an answer acts on: the record follows it, and so does
+		// the message when a hook's words named less than the screen does.
 		extra[panestate.OptPrompt] = dialog.Encode()
+		if m := report.CleanMessage(prompt.Specific(next[panestate.OptMessage], dialog)); m != next[panestate.OptMessage] {
+			extra[panestate.OptMessage] = m
+		}
 	}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
 	if err != nil {
