@@ -120,7 +120,7 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		return none, err
 	}
 	if !prompt.Same(rec, live) {
-		_ = c.recordPrompt(ctx, p.ID, live)
+		_ = c.recordPrompt(ctx, p, live)
 		now := "no dialog taw can read"
 		if live != nil {
 			now = live.Summary()

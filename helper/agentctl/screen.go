@@ -83,16 +83,16 @@ func (c *Ctl) RecordedPrompt(ctx context.Context, p panestate.Pane) (*prompt.Pro
 	if had != nil && had.Encode() == q.Encode() {
 		return had, nil
 	}
-	return q, c.recordPrompt(ctx, p.ID, q)
+	return q, c.recordPrompt(ctx, p, q)
 }
 
-// recordPrompt keeps q on the pane; nil takes the record off.
-func (c *Ctl) recordPrompt(ctx context.Context, paneID string, q *prompt.Prompt) error {
-	cmd := tmux.Cmd{"set-option", "-p", "-t", paneID, panestate.OptPrompt, q.Encode()}
-	if q == nil {
-		cmd = tmux.Cmd{"set-option", "-p", "-u", "-t", paneID, panestate.OptPrompt}
+// recordPrompt keeps q on the pane (panestate.DialogOptions); nil takes the record off.
+func (c *Ctl) recordPrompt(ctx context.Context, p panestate.Pane, q *prompt.Prompt) error {
+	cmds := []tmux.Cmd{{"set-option", "-p", "-u", "-t", p.ID, panestate.OptPrompt}}
+	if q != nil {
+		cmds = panestate.DialogCmds(p.ID, p.Options[panestate.OptMessage], q)
 	}
-	_, err := c.Tmux.Run(ctx, cmd)
+	_, err := c.Tmux.Run(ctx, cmds...)
 	return err
 }
 

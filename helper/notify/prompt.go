@@ -27,7 +27,7 @@ func withPrompt(ctx context.Context, c *tmux.Client, n Notification) Notificatio
 	if n.Message != "" {
 		q = prompt.FromMessage(q, n.Message)
 	}
-	_, _ = c.Run(ctx, tmux.Cmd{"set-option", "-p", "-t", n.PaneID, panestate.OptPrompt, q.Encode()})
+	_, _ = c.Run(ctx, panestate.DialogCmds(n.PaneID, n.Message, q)...)
 	n.Message = q.Summary()
 	return n
 }

@@ -718,9 +718,8 @@ func (w *Watcher) write(ctx context.Context, p panestate.Pane, f Facts, d Decisi
 	if next := panestate.OptionsFromRecord(fresh.Options, d.Record, nowMs); dialogToRecord(next, dialog) {
 		// The dialog on screen is what an answer acts on: the record follows it, and so does
 		// the message when a hook's words named less than the screen does.
-		extra[panestate.OptPrompt] = dialog.Encode()
-		if m := report.CleanMessage(prompt.Specific(next[panestate.OptMessage], dialog)); m != next[panestate.OptMessage] {
-			extra[panestate.OptMessage] = m
+		for k, v := range panestate.DialogOptions(next[panestate.OptMessage], dialog) {
+			extra[k] = v
 		}
 	}
 	written, err := panestate.Commit(ctx, w.cfg.Client, fresh, d.Record, nowMs, extra)
