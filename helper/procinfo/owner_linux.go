@@ -36,3 +36,6 @@ func parseUids(status string, pid int) (real, effective int, err error) {
 	}
 	return -1, -1, fmt.Errorf("process %d: no user ids in its status", pid)
 }
+
+// Cwd is the folder process pid works in.
+func Cwd(pid int) (string, error) { return os.Readlink(fmt.Sprintf("%s/%d/cwd", procRoot, pid)) }

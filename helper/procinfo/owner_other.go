@@ -26,3 +26,8 @@ func Owner(pid int) (real, effective int, err error) {
 	}
 	return r, e, nil
 }
+
+// Cwd is the folder process pid works in; this system has no /proc to read it from.
+func Cwd(pid int) (string, error) {
+	return "", fmt.Errorf("the folder of process %d cannot be read on this system", pid)
+}

@@ -238,3 +238,17 @@ func BenchmarkReadMark(b *testing.B) {
 		_, _ = ReadMark(pid)
 	}
 }
+
+func TestCwdIsTheProcesssFolder(t *testing.T) {
+	want, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Cwd(os.Getpid())
+	if err != nil || got != want {
+		t.Fatalf("Cwd(self) = %q, %v; want %q", got, err, want)
+	}
+	if _, err := Cwd(1 << 30); err == nil {
+		t.Fatal("Cwd of a process that does not exist gave no error")
+	}
+}

@@ -155,6 +155,15 @@ func Capture(ctx context.Context, c *tmux.Client, now time.Time, origin string) 
 			}
 		}
 	}
+	for i, p := range panes {
+		// tmux reads a pane's folder from its foreground process group, which a pane that
+		// has just been made does not have yet: its first process is already in the folder.
+		if p.Cwd == "" && p.PID > 0 {
+			if dir, err := procinfo.Cwd(p.PID); err == nil {
+				panes[i].Cwd = dir
+			}
+		}
+	}
 	doc := Build(windows, panes, now, origin)
 	programs := map[paneKey]*Program{}
 	foreign := map[paneKey]Front{}
