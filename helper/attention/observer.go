@@ -61,7 +61,12 @@ func MarkDone(panes []panestate.Pane, completed map[string]bool, inView func(pan
 		out[i] = p
 		want, ok := decided[p.ID]
 		if !ok {
-			want = DoneAfter(p.Agent(), p.State(), p.Options[panestate.OptDone], completed[p.ID], inView(p.ID))
+			// Whether the pane is in view matters only to a pane that would be done, and asking
+			// costs a tmux command (a line of the person's message log) at every look.
+			want = DoneAfter(p.Agent(), p.State(), p.Options[panestate.OptDone], completed[p.ID], false)
+			if want != "" && inView(p.ID) {
+				want = ""
+			}
 			decided[p.ID] = want
 			if want != p.Options[panestate.OptDone] {
 				if want == "" {

@@ -45,6 +45,24 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	}
 }
 
+// correctionDue is when the screen counted against a hook (countScreen) will have shown its
+// state long enough, and long enough after the report, for screenCorrects: ok false when no
+// screen contradicts a hook, or when one has had all it needs.
+func correctionDue(m *paneMemo, f Facts, now time.Time) (due time.Time, ok bool) {
+	if m == nil || f.ScreenLooks == 0 {
+		return time.Time{}, false
+	}
+	due = m.screen.since.Add(CorrectFor * time.Millisecond)
+	if f.ReportAge >= 0 {
+		if byAge := now.Add(time.Duration(CorrectAgeMillis-f.ReportAge) * time.Millisecond); byAge.After(due) {
+			due = byAge
+		}
+	}
+	// Once the screen has had its looks and its time, the correction was made or will not be:
+	// no hurry.
+	return due, due.After(now) || f.ScreenLooks < CorrectLooks
+}
+
 // screenStill drops the count when a report has landed since the look: the screen it counted
 // against an older report says nothing of the new one.
 func screenStill(fresh panestate.Pane, f Facts) Facts {

@@ -60,6 +60,7 @@ type Watcher struct {
 	facts     []Facts    // Look's, kept for the next look's
 	decisions []Decision // Look's, kept for the next look's
 	marks     procinfo.MarkReader
+	soon      time.Time // when a screen's correction of a hook can be made, see NextLook
 }
 
 // paneMemo is what the watcher keeps of one pane between looks.
@@ -122,6 +123,17 @@ func (w *Watcher) Interval() time.Duration {
 	return w.interval
 }
 
+// NextLook is how long after the look just made the next one is due: the interval, or sooner
+// when a screen is on its way to correcting a hook, at the moment it can (correctionDue), so
+// the truth shows within the correction's own wait rather than a whole interval later.
+func (w *Watcher) NextLook(now time.Time) time.Duration {
+	next := w.Interval()
+	if !w.soon.IsZero() {
+		next = min(next, max(w.soon.Sub(now), minSpacing))
+	}
+	return next
+}
+
 // Stats counts what one look did, for the benchmark and the log.
 type Stats struct {
 	Panes, Probes, Captures, Writes, TmuxCalls int
@@ -148,7 +160,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	w.decidePanes(ctx, l)
 	panes := w.writePanes(ctx, l)
 
-	look := &Look{Client: w.cfg.Client, Panes: panes, Clients: l.data.clients, Now: l.now}
+	look := &Look{Client: w.cfg.Client, Panes: panes, Now: l.now, readClients: w.readClients(ctx)}
 	look.Transitions = w.transitions(panes, l.now)
 	l.st.TmuxCalls += w.takeTurnEnds(ctx, panes)
 	w.forget(panes)
@@ -158,6 +170,17 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		w.observe(ctx, o, look)
 	}
 	return look, l.st, nil
+}
+
+// readClients reads the attached clients, for a look that asks whether a pane is in view.
+func (w *Watcher) readClients(ctx context.Context) func() []Client {
+	return func() []Client {
+		out, err := w.cfg.Client.Run(ctx, clientsCmd())
+		if err != nil {
+			w.logf("list clients: %v", err)
+		}
+		return parseClients(out)
+	}
 }
 
 // lookPass is one look as it goes through the phases: what each phase found, by pane index.
@@ -180,7 +203,7 @@ func (w *Watcher) listPanes(ctx context.Context) (*lookPass, error) {
 	l := &lookPass{}
 	hot := w.hotPanes()
 	full := w.looks%fullEvery == 0
-	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce, full), captureCmds(w.nonce, hot)...)...)
+	out, err := w.cfg.Client.Run(ctx, append(lookCmds(w.nonce, full, full), captureCmds(w.nonce, hot)...)...)
 	l.st.TmuxCalls++
 	l.data = parseLook(out, w.nonce)
 	if err != nil && !(l.data.complete && len(hot) > 0) {
@@ -192,7 +215,9 @@ func (w *Watcher) listPanes(ctx context.Context) (*lookPass, error) {
 	for _, row := range l.data.bad {
 		w.logf("skip an unreadable pane row: %.80q", row)
 	}
-	w.readSettings(l.data.settings)
+	if l.data.settings != nil {
+		w.readSettings(l.data.settings)
+	}
 	l.st.Panes = len(l.data.panes)
 	return l, nil
 }
@@ -276,8 +301,12 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 			l.facts[i].Classified, l.facts[i].State = true, m.verdict.State
 		}
 	}
+	w.soon = time.Time{}
 	for i, p := range l.data.panes {
 		countScreen(p, w.memo[p.ID], &l.facts[i], l.now)
+		if due, ok := correctionDue(w.memo[p.ID], l.facts[i], l.now); ok && (w.soon.IsZero() || due.Before(w.soon)) {
+			w.soon = due
+		}
 	}
 }
 

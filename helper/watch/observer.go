@@ -46,14 +46,20 @@ type Client struct {
 type Look struct {
 	Client      *tmux.Client
 	Panes       []panestate.Pane
-	Clients     []Client
 	Transitions []Transition
 	Now         time.Time
+	// Clients are the attached clients; the watcher reads them the first time a look asks,
+	// through readClients, as most looks never do.
+	Clients     []Client
+	readClients func() []Client
 }
 
 // InView says whether the pane is the active pane of a window some attached, focused client is
 // showing: the user is looking at it.
 func (l *Look) InView(paneID string) bool {
+	if l.readClients != nil {
+		l.Clients, l.readClients = l.readClients(), nil
+	}
 	for _, c := range l.Clients {
 		if c.PaneID == paneID && c.Focused && !c.Control {
 			return true

@@ -56,15 +56,13 @@ var lookFields = func() panestate.Selection {
 	return s
 }()
 
-// lookOptions are the options of the panes marked as holding something of taw's
-// (panestate.OptHeld), all of them so writes stay whole. Most panes of a server hold no agent and
-// none of taw's options, and an unset option is the dearest variable to fill (tmux looks for it in
-// the pane's, window's and session's options and their globals): the filter tests one option, and
-// only the marked panes print a row.
-var lookOptions = panestate.Selection{
-	Options: heldOptions,
-	Filter:  "#{!=:#{" + panestate.OptHeld + "},}",
-}
+// lookRows are what the look's first command prints of each pane: lookFields, and for the panes
+// marked as holding something of taw's (panestate.OptHeld) the held fields and every option of
+// the record and the mark, so writes stay whole. Most panes of a server hold no agent and none
+// of taw's options, and an unset option is the dearest variable to fill (tmux looks for it in
+// the pane's, window's and session's options and their globals): only the marked panes' rows go
+// on past the brief fields.
+var lookRows = panestate.Selection{Fields: lookFields.Fields, Held: lookFields.Held, Options: heldOptions}
 
 // fullOptions are the same options of the panes that hold any of the few a pane keeps while it
 // holds anything of taw's — the agent, a report's stamp and sequence book, a restore's record, a
@@ -93,79 +91,101 @@ var LeftOut = map[string]bool{
 }
 
 var (
-	lookParser    = sync.OnceValue(lookFields.Parser)
-	optionsParser = sync.OnceValue(lookOptions.Parser)
+	lookParser    = sync.OnceValue(lookRows.Parser)
+	optionsParser = sync.OnceValue(fullOptions.Parser)
 	// lookFieldsParser reads a look's row that follows a marker on its line.
 	lookFieldsParser = sync.OnceValue(lookFields.FieldsParser)
 )
 
-// lookCmds is the look's first tmux call; full reads fullOptions instead of lookOptions.
-func lookCmds(nonce string, full bool) []tmux.Cmd {
-	client := make([]string, len(clientFields))
-	for i, f := range clientFields {
-		client[i] = tmux.Text(f)
-	}
-	settings := make([]string, len(watchSettings))
-	for i, s := range watchSettings {
-		settings[i] = tmux.Text(s)
-	}
-	options := lookOptions
+// lookCmds is the look's first tmux call. tmux writes every command it runs into the person's
+// message log (prefix ~, 1,000 lines), so a look is one command: the panes. full adds the
+// options of every pane holding any of taw's, marked or not (fullOptions), and settings the
+// watcher's settings; each is a command more, every fullEvery-th look. The clients are read
+// only when a look asks whether a pane is in view (Look.InView).
+func lookCmds(nonce string, full, settings bool) []tmux.Cmd {
+	cmds := []tmux.Cmd{lookRows.ListCmd("")}
 	if full {
-		options = fullOptions
+		cmds = append(cmds, tmux.Cmd{"display-message", "-p", "taw-options-" + nonce}, fullOptions.ListCmd(""))
 	}
-	return []tmux.Cmd{
-		lookFields.ListCmd(""),
-		{"display-message", "-p", "taw-options-" + nonce},
-		options.ListCmd(""),
-		{"display-message", "-p", "taw-clients-" + nonce},
-		{"list-clients", "-F", tmux.Row(client...)},
-		{"display-message", "-p", tmux.Row(append([]string{"taw-settings-" + nonce}, settings...)...)},
+	if settings {
+		names := make([]string, len(watchSettings))
+		for i, s := range watchSettings {
+			names[i] = tmux.Text(s)
+		}
+		cmds = append(cmds, tmux.Cmd{"display-message", "-p", tmux.Row(append([]string{"taw-settings-" + nonce}, names...)...)})
 	}
+	return cmds
+}
+
+// clientsCmd lists the attached clients.
+func clientsCmd() tmux.Cmd {
+	fields := make([]string, len(clientFields))
+	for i, f := range clientFields {
+		fields[i] = tmux.Text(f)
+	}
+	return tmux.Cmd{"list-clients", "-F", tmux.Row(fields...)}
+}
+
+// parseClients reads what clientsCmd printed.
+func parseClients(out string) []Client {
+	var clients []Client
+	for _, line := range strings.Split(out, "\n") {
+		if c, ok := parseClient(line); ok {
+			clients = append(clients, c)
+		}
+	}
+	return clients
 }
 
 // lookData is what the first call printed.
 type lookData struct {
-	complete bool // the last marker was printed: panes and clients are all there
+	complete bool // the panes are all there: a marker after them was printed
 	panes    []panestate.Pane
 	bad      []string // rows that could not be read
-	unmarked []string // panes holding taw's options without panestate.OptHeld
-	clients  []Client
+	unmarked []string // panes holding taw's options without panestate.OptHeld (full looks)
 	settings map[string]string
 }
 
 func parseLook(out, nonce string) lookData {
-	d := lookData{settings: map[string]string{}}
-	options := map[string]map[string]string{}
-	section := 0
+	d := lookData{}
+	full := map[string]map[string]string{} // fullOptions' rows
+	const (
+		panes = iota
+		options
+		rest
+	)
+	section := panes
 	for _, line := range strings.Split(out, "\n") {
 		switch {
 		case line == "taw-options-"+nonce:
-			section = 3
-			continue
-		case line == "taw-clients-"+nonce:
-			section = 1
+			section, d.complete = options, true
 			continue
 		case strings.HasPrefix(line, "taw-settings-"+nonce):
 			vals := tmux.DecodeRow(line)[1:]
+			d.settings = map[string]string{}
 			for i, s := range watchSettings {
 				if i < len(vals) {
 					d.settings[s] = vals[i]
 				}
 			}
-			section, d.complete = 2, true
+			section, d.complete = rest, true
 			continue
-		case line == "":
+		case strings.HasPrefix(line, "taw-screen-"+nonce+" "):
+			// The screens captured in the same call (listPanes) follow the panes.
+			section, d.complete = rest, true
+			continue
+		case line == "" || section == rest:
 			continue
 		}
 		switch section {
-		case 0:
+		case panes:
 			p, err := lookParser()(line)
 			if err != nil {
 				d.bad = append(d.bad, line)
 				continue
 			}
 			d.panes = append(d.panes, p)
-		case 3:
+		case options:
 			p, err := optionsParser()(line)
 			if err != nil {
 				d.bad = append(d.bad, line)
@@ -174,26 +194,26 @@ func parseLook(out, nonce string) lookData {
 			if p.Options[panestate.OptHeld] == "" && !panestate.HeldNothing(p.Options) {
 				d.unmarked = append(d.unmarked, p.ID)
 			}
-			// The mark is no part of the record: a pane read for a write has none.
-			delete(p.Options, panestate.OptHeld)
-			options[p.ID] = p.Options
-		case 1:
-			if c, ok := parseClient(line); ok {
-				d.clients = append(d.clients, c)
-			}
+			full[p.ID] = p.Options
 		}
 	}
 	// Most panes hold nothing of taw's: they share one map of empty options, which nothing that
 	// reads a look writes to (a write makes a new map).
 	var none map[string]string
 	for i, p := range d.panes {
-		o, ok := options[p.ID]
-		if !ok {
+		o, ok := full[p.ID]
+		switch {
+		case ok:
+		case !p.Brief():
+			o = p.Options
+		default:
 			if none == nil {
 				none = panestate.NoOptions()
 			}
 			o = none
 		}
+		// The mark is no part of the record: a pane read for a write has none.
+		delete(o, panestate.OptHeld)
 		d.panes[i] = p.WithOptions(o)
 	}
 	return d

@@ -54,20 +54,50 @@ func TestParseCaptures(t *testing.T) {
 func TestParseLookSections(t *testing.T) {
 	out := strings.Join([]string{
 		"not a pane row",
-		"taw-clients-n",
-		"c1\x1f/dev/pts/1\x1f$0\x1f%0\x1fattached,focused\x1f0\x1f0",
 		"taw-settings-n\x1f250ms\x1f5s",
 		"",
 	}, "\n")
 	d := parseLook(out, "n")
-	if len(d.panes) != 0 || len(d.bad) != 1 {
-		t.Errorf("panes %d bad %d, want 0 and 1", len(d.panes), len(d.bad))
-	}
-	if len(d.clients) != 1 || d.clients[0].PaneID != "%0" {
-		t.Errorf("clients = %+v", d.clients)
+	if len(d.panes) != 0 || len(d.bad) != 1 || !d.complete {
+		t.Errorf("panes %d bad %d complete %t, want 0, 1 and true", len(d.panes), len(d.bad), d.complete)
 	}
 	if d.settings["@agent-wizard-watch-interval"] != "250ms" || d.settings["@agent-wizard-restore-grace"] != "5s" {
 		t.Errorf("settings = %v", d.settings)
+	}
+	if d := parseLook("", "n"); d.settings != nil {
+		t.Errorf("a look that read no settings has settings %v: the watcher would take the defaults", d.settings)
+	}
+}
+
+// The clients are read apart from the look, and only rows of attached clients count.
+func TestParseClients(t *testing.T) {
+	out := "c1\x1f/dev/pts/1\x1f$0\x1f%0\x1fattached,focused\x1f0\x1f0\nc3\x1f/dev/pts/3\x1f\x1f\x1f\x1f0\x1f0\n"
+	if got := parseClients(out); len(got) != 1 || got[0].PaneID != "%0" {
+		t.Errorf("clients = %+v, want the one attached", got)
+	}
+	if got := clientsCmd(); got[0] != "list-clients" {
+		t.Errorf("clientsCmd = %q", got)
+	}
+}
+
+// An idle look is one command in the person's message log: the panes. The options, the settings
+// and the clients are not read in it.
+func TestALookIsOneCommand(t *testing.T) {
+	cmds := lookCmds("n", false, false)
+	if len(cmds) != 1 || cmds[0][0] != "list-panes" {
+		t.Fatalf("a look's commands: %q, want one list-panes", cmds)
+	}
+	if got := len(lookCmds("n", true, true)); got != 4 {
+		t.Errorf("a full look has %d commands, want 4 (panes, marker, options, settings)", got)
+	}
+}
+
+// The look's screens follow its panes in the same call; they are no pane rows.
+func TestParseLookStopsAtTheScreens(t *testing.T) {
+	out := "taw-screen-n %1\nsome screen line\n"
+	d := parseLook(out, "n")
+	if len(d.bad) != 0 || !d.complete {
+		t.Errorf("bad %q complete %t: screen lines read as panes", d.bad, d.complete)
 	}
 }
 
@@ -104,35 +134,29 @@ func TestCaptureMarkersSurviveStrftime(t *testing.T) {
 	}
 }
 
-// The look lists every pane's facts, then the options only of the panes that hold any: a pane
-// with no options row has every option, empty, and both kinds of pane are whole.
+// The look lists every pane's facts, and the options only of the panes marked as holding some:
+// a pane whose row stops short has every option, empty, and both kinds of pane are whole.
 func TestParseLookJoinsOptionsToPanes(t *testing.T) {
-	row := func(id string) string {
-		vals := make([]string, len(lookFields.Names()))
+	brief := func(id string) string {
+		vals := make([]string, len(lookFields.Fields))
 		vals[0] = id
 		return strings.Join(vals, tmux.FieldSep)
 	}
-	opts := make([]string, len(lookOptions.Names()))
-	opts[0] = "%2"
-	for i, n := range lookOptions.Names() {
+	names := lookRows.Names()
+	vals := make([]string, len(names))
+	vals[0] = "%2"
+	for i, n := range names {
 		switch n {
 		case panestate.OptName:
-			opts[i] = "claude"
+			vals[i] = "claude"
 		case panestate.OptHeld:
-			opts[i] = "1"
+			vals[i] = "1"
 		}
 	}
-	out := strings.Join([]string{
-		row("%1"), row("%2"),
-		"taw-options-n",
-		strings.Join(opts, tmux.FieldSep),
-		"taw-clients-n",
-		"taw-settings-n\x1f\x1f",
-		"",
-	}, "\n")
+	out := strings.Join([]string{brief("%1"), strings.Join(vals, tmux.FieldSep), ""}, "\n")
 	d := parseLook(out, "n")
-	if len(d.panes) != 2 || len(d.bad) != 0 || !d.complete {
-		t.Fatalf("panes %d bad %q complete %t", len(d.panes), d.bad, d.complete)
+	if len(d.panes) != 2 || len(d.bad) != 0 {
+		t.Fatalf("panes %d bad %q", len(d.panes), d.bad)
 	}
 	plain, agent := d.panes[0], d.panes[1]
 	if agent.Agent() != "claude" || plain.Agent() != "" {
@@ -153,25 +177,19 @@ func TestParseLookJoinsOptionsToPanes(t *testing.T) {
 // A look reads the options of the marked panes; the first look and every fullEvery-th read those
 // of every pane that holds any of taw's, marked or not, and name the ones to mark.
 func TestLookReadsMarkedPanesAndFullLooksFindTheUnmarked(t *testing.T) {
-	filter := func(cmds []tmux.Cmd) string {
-		if c := cmds[2]; len(c) > 3 && c[2] == "-f" {
-			return c[3]
-		}
-		return ""
+	if got := lookCmds("n", false, false)[0]; !strings.Contains(got[len(got)-1], "#{?#{!=:#{"+panestate.OptHeld+"},},") {
+		t.Errorf("a look's row %q does not stop short of the options for an unmarked pane", got[len(got)-1])
 	}
-	if got := filter(lookCmds("n", false)); got != "#{!=:#{"+panestate.OptHeld+"},}" {
-		t.Errorf("a look's options filter = %q, want the mark alone", got)
-	}
-	full := filter(lookCmds("n", true))
+	full := lookCmds("n", true, false)[2][3]
 	for _, o := range []string{panestate.OptName, panestate.OptRestored, panestate.OptResume, panestate.OptDone, panestate.OptSeq} {
 		if !strings.Contains(full, "#{"+o+"}") {
 			t.Errorf("a full look's filter %q does not test %s", full, o)
 		}
 	}
 	opts := func(id string, set map[string]string) string {
-		vals := make([]string, len(lookOptions.Names()))
+		vals := make([]string, len(fullOptions.Names()))
 		vals[0] = id
-		for i, n := range lookOptions.Names() {
+		for i, n := range fullOptions.Names() {
 			vals[i] += set[n]
 		}
 		return strings.Join(vals, tmux.FieldSep)
@@ -181,7 +199,6 @@ func TestLookReadsMarkedPanesAndFullLooksFindTheUnmarked(t *testing.T) {
 		opts("%1", map[string]string{panestate.OptName: "claude", panestate.OptHeld: "1"}),
 		opts("%2", map[string]string{panestate.OptRestored: "5"}),
 		opts("%3", map[string]string{panestate.OptHeld: "1"}), // held once, nothing now
-		"taw-clients-n",
 		"taw-settings-n\x1f\x1f",
 		"",
 	}, "\n")

@@ -61,6 +61,6 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 			default:
 			}
 		}
-		timer.Reset(w.Interval())
+		timer.Reset(w.NextLook(time.Now()))
 	}
 }
