@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // runMain runs taw with args against a server that does not exist, and returns stderr and the
@@ -36,19 +38,19 @@ func TestUsageAndInvalidValueRule(t *testing.T) {
 		code string
 		exit int
 	}{
-		{"pane report-agent %1 --source s --agent a --state sleepy", CodeInvalidArgument, ExitError},
-		{"agent wait %1 --until sleepy", CodeInvalidArgument, ExitError},
-		{"agent wait %1 --timeout soon", CodeInvalidArgument, ExitError},
-		{"notify test --kind done", CodeInvalidArgument, ExitError},
-		{"watch --interval 5ms", CodeInvalidArgument, ExitError},
-		{"session restore --wait 0s", CodeInvalidArgument, ExitError},
-		{"agent wait", CodeUsage, ExitUsage},
-		{"agent wait a b", CodeUsage, ExitUsage},
-		{"agent wait %1 --frob", CodeUsage, ExitUsage},
-		{"pane frob", CodeUsage, ExitUsage},
-		{"watch --once --serve", CodeUsage, ExitUsage},
-		{"pane report-agent %1 --source s --agent a", CodeUsage, ExitUsage},
-		{"bogus", CodeUsage, ExitUsage},
+		{"pane report-agent %1 --source s --agent a --state sleepy", coded.InvalidArgument, ExitError},
+		{"agent wait %1 --until sleepy", coded.InvalidArgument, ExitError},
+		{"agent wait %1 --timeout soon", coded.InvalidArgument, ExitError},
+		{"notify test --kind done", coded.InvalidArgument, ExitError},
+		{"watch --interval 5ms", coded.InvalidArgument, ExitError},
+		{"session restore --wait 0s", coded.InvalidArgument, ExitError},
+		{"agent wait", coded.Usage, ExitUsage},
+		{"agent wait a b", coded.Usage, ExitUsage},
+		{"agent wait %1 --frob", coded.Usage, ExitUsage},
+		{"pane frob", coded.Usage, ExitUsage},
+		{"watch --once --serve", coded.Usage, ExitUsage},
+		{"pane report-agent %1 --source s --agent a", coded.Usage, ExitUsage},
+		{"bogus", coded.Usage, ExitUsage},
 	} {
 		stderr, exit := runMain(t, tt.args)
 		if exit != tt.exit || !strings.Contains(stderr, `"code":"`+tt.code+`"`) {

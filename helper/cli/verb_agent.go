@@ -10,14 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Error codes of the agent verbs.
-const (
-	CodeAgentNotFound        = agentctl.CodeAgentNotFound
-	CodeAgentTargetAmbiguous = agentctl.CodeAgentTargetAmbiguous
-	CodeAgentNotRunning      = agentctl.CodeAgentNotRunning
-	CodeTimeout              = agentctl.CodeTimeout
-)
-
 func newAgentCommand(f *Factory) *cli.Command {
 	return group("agent", "see, wait for, go to, start, prompt and answer the agents of every session",
 		verb("list", "[--json]", "list every agent of the server (JSON when piped or with --json)",

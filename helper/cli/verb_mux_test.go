@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
 
@@ -42,14 +43,14 @@ func TestNewMuxCommands(t *testing.T) {
 		t.Errorf("mux attach: %+v, %v", attach, err)
 	}
 	for args, code := range map[string]string{
-		"mux serve extra":                   CodeUsage,
-		"mux call":                          CodeUsage,
-		`mux call "ListPanes" "ListThemes"`: CodeUsage,
-		`mux call {"Nope":null}`:            CodeMuxBadOp,
-		`mux call "ListPanes" --timeout -1`: CodeInvalidArgument,
-		"mux attach":                        CodeUsage,
-		"mux attach a b":                    CodeUsage,
-		"mux frob":                          CodeUsage,
+		"mux serve extra":                   coded.Usage,
+		"mux call":                          coded.Usage,
+		`mux call "ListPanes" "ListThemes"`: coded.Usage,
+		`mux call {"Nope":null}`:            coded.MuxBadOp,
+		`mux call "ListPanes" --timeout -1`: coded.InvalidArgument,
+		"mux attach":                        coded.Usage,
+		"mux attach a b":                    coded.Usage,
+		"mux frob":                          coded.Usage,
 	} {
 		_, _, _, err := runMux(t, args)
 		if e := AsError(err); err == nil || e.Code != code {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/urfave/cli/v2"
 )
@@ -29,7 +30,7 @@ func (f *Factory) pluginList(c *cli.Context) error {
 	}
 	all, err := plugins.Load(f.Getenv)
 	if err != nil {
-		return Errorf(CodePluginRegistry, "%v", err)
+		return Errorf(coded.PluginRegistry, "%v", err)
 	}
 	views := make([]pluginView, 0, len(all))
 	for _, p := range all {

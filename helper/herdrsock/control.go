@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/agentctl"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -98,9 +99,9 @@ func asError(err error) *Error {
 		return tmuxError(err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errorf(agentctl.CodeTimeout, "timed out")
+		return errorf(coded.Timeout, "timed out")
 	}
-	if code := agentctl.CodeOf(err); code != "" {
+	if code := coded.CodeOf(err); code != "" {
 		return errorf(code, "%s", err.Error())
 	}
 	return errorf(CodeInternal, "%s", err.Error())

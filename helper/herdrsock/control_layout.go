@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
 )
@@ -431,7 +432,7 @@ func (h *Handler) worktreeOpen(ctx context.Context, peer Peer, params json.RawMe
 			}{worktreeCreated{Type: "worktree_opened", Workspace: w.Workspace, Tab: w.Tab, RootPane: w.RootPane, Worktree: wt}, already}, nil
 		}
 	}
-	return nil, errorf(panectl.CodeNotFound, "no worktree of that repository has that path or branch (see worktree.list)")
+	return nil, errorf(coded.NotFound, "no worktree of that repository has that path or branch (see worktree.list)")
 }
 
 func (h *Handler) worktreeRemove(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
@@ -66,7 +67,7 @@ func (c *Ctl) Session(ctx context.Context, id string) (Session, error) {
 			return s, nil
 		}
 	}
-	return Session{}, errorf(CodeNotFound, "workspace %s not found", id)
+	return Session{}, coded.Errorf(coded.NotFound, "workspace %s not found", id)
 }
 
 // Windows lists the windows of a session ("" for every session).
@@ -103,7 +104,7 @@ func (c *Ctl) Window(ctx context.Context, id string) (Window, error) {
 			return w, nil
 		}
 	}
-	return Window{}, errorf(CodeNotFound, "tab %s not found", id)
+	return Window{}, coded.Errorf(coded.NotFound, "tab %s not found", id)
 }
 
 // Created is what a create made: the session or window, and its first pane.
