@@ -114,27 +114,19 @@ type Created struct {
 
 // NewSession makes a detached session (label "" lets tmux name it) starting in cwd.
 func (c *Ctl) NewSession(ctx context.Context, label, cwd string, env map[string]string, argv []string) (Created, error) {
-	cmd := tmux.Cmd{"new-session", "-d", "-P", "-F", "#{session_id} #{window_id} #{pane_id}"}
+	cmd := tmux.Cmd{"new-session", "-d", "-P", "-F", createdFormat}
 	if label != "" {
 		if err := CheckLabel(label, true); err != nil {
 			return Created{}, err
 		}
 		cmd = append(cmd, "-s", label)
 	}
-	args, err := spawnArgs(cwd, env, argv)
-	if err != nil {
-		return Created{}, err
-	}
-	out, err := c.Tmux.Output(ctx, append(cmd, args...)...)
-	if err != nil {
-		return Created{}, err
-	}
-	return parseCreated(out), nil
+	return c.create(ctx, cmd, cwd, env, argv)
 }
 
 // NewWindow makes a window at the end of a session, not selected unless focus.
 func (c *Ctl) NewWindow(ctx context.Context, session, label, cwd string, env map[string]string, focus bool) (Created, error) {
-	cmd := tmux.Cmd{"new-window", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-t", session + ":"}
+	cmd := tmux.Cmd{"new-window", "-P", "-F", createdFormat, "-t", session + ":"}
 	if !focus {
 		cmd = append(cmd, "-d")
 	}
@@ -144,7 +136,17 @@ func (c *Ctl) NewWindow(ctx context.Context, session, label, cwd string, env map
 		}
 		cmd = append(cmd, "-n", label)
 	}
-	args, err := spawnArgs(cwd, env, nil)
+	return c.create(ctx, cmd, cwd, env, nil)
+}
+
+// createdFormat is what new-session, new-window and split-window print with -P: parseCreated
+// reads it.
+const createdFormat = "#{session_id} #{window_id} #{pane_id}"
+
+// create runs a command that makes a session, window or pane, with the folder, variables and
+// command words of the process it starts, and reads what it made.
+func (c *Ctl) create(ctx context.Context, cmd tmux.Cmd, cwd string, env map[string]string, argv []string) (Created, error) {
+	args, err := spawnArgs(cwd, env, argv)
 	if err != nil {
 		return Created{}, err
 	}

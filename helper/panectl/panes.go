@@ -35,7 +35,7 @@ type SplitOptions struct {
 // single word through the shell, so such a command goes through env(1), which runs it as one
 // program.
 func (c *Ctl) Split(ctx context.Context, o SplitOptions) (Created, error) {
-	cmd := tmux.Cmd{"split-window", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-t", o.Pane}
+	cmd := tmux.Cmd{"split-window", "-P", "-F", createdFormat, "-t", o.Pane}
 	switch o.Direction {
 	case "right":
 		cmd = append(cmd, "-h")
@@ -53,15 +53,7 @@ func (c *Ctl) Split(ctx context.Context, o SplitOptions) (Created, error) {
 		}
 		cmd = append(cmd, "-l", strconv.Itoa(max(1, int(math.Round(o.Ratio*100))))+"%")
 	}
-	args, err := spawnArgs(o.Cwd, o.Env, o.Argv)
-	if err != nil {
-		return Created{}, err
-	}
-	out, err := c.Tmux.Output(ctx, append(cmd, args...)...)
-	if err != nil {
-		return Created{}, err
-	}
-	return parseCreated(out), nil
+	return c.create(ctx, cmd, o.Cwd, o.Env, o.Argv)
 }
 
 // spawnArgs are the -c, -e and command words of a command that starts a process.
@@ -186,20 +178,27 @@ func (c *Ctl) Read(ctx context.Context, pane, source string, lines int) (text st
 	if err != nil {
 		return "", false, err
 	}
-	all := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	for len(all) > 0 && strings.TrimSpace(all[len(all)-1]) == "" {
-		all = all[:len(all)-1]
-	}
-	for i, l := range all {
-		all[i] = strings.TrimRight(l, " ")
-	}
-	if rows > 0 && len(all) > rows {
-		all, truncated = all[len(all)-rows:], true
-	}
+	all, truncated := Lines(out, rows)
 	if len(all) == 0 {
 		return "", truncated, nil
 	}
 	return strings.Join(all, "\n") + "\n", truncated, nil
+}
+
+// Lines are a screen's lines without the blank ones under the last text and the spaces that
+// end each, the last n of them when n > 0 (truncated when that left some out).
+func Lines(screen string, n int) (lines []string, truncated bool) {
+	lines = strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	if n > 0 && len(lines) > n {
+		lines, truncated = lines[len(lines)-n:], true
+	}
+	return lines, truncated
 }
 
 // Match is what WaitOutput looks for on one line: a substring, or a regular expression.
