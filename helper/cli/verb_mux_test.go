@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,13 +13,7 @@ import (
 // runMux runs one taw mux command line and returns the options it parsed in place of running it.
 func runMux(t *testing.T, args string) (serve *muxServeOptions, call *muxCallOptions, attach *muxAttachOptions, err error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}
-	f := &Factory{IO: IO{Out: &out, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
-	f.parsed = parsedInto(&serve, &call, &attach)
-	app := NewApp(f)
-	argv := append([]string{"taw"}, strings.Fields(args)...)
-	err = app.RunContext(context.Background(), intersperse(app, argv))
+	err = parseArgs(t, map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}, "taw "+args, parsedInto(&serve, &call, &attach))
 	return
 }
 

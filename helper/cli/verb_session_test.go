@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,16 +17,9 @@ type parsedSession struct {
 
 func sessionTestApp(t *testing.T, args string) (parsedSession, error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut}}
-	var save *sessionSaveOptions
-	var restore *sessionRestoreOptions
-	var del *sessionDeleteOptions
-	var imp *sessionImportOptions
-	f.parsed = parsedInto(&save, &restore, &del, &imp)
-	app := NewApp(f)
-	err := app.Run(intersperse(app, strings.Fields(args)))
-	return parsedSession{save, restore, del, imp}, err
+	var p parsedSession
+	err := parseArgs(t, nil, args, parsedInto(&p.save, &p.restore, &p.del, &p.imp))
+	return p, err
 }
 
 func TestNewSessionCommands(t *testing.T) {
