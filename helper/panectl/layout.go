@@ -38,22 +38,29 @@ func (c *Ctl) Sessions(ctx context.Context) ([]Session, error) {
 		return nil, err
 	}
 	active := map[string]string{}
-	for _, row := range strings.Split(act, "\n") {
-		if f := tmux.DecodeRow(row); len(f) == 3 && f[2] == "1" {
+	for _, f := range rows(act, 3) {
+		if f[2] == "1" {
 			active[f[0]] = f[1]
 		}
 	}
 	var out2 []Session
-	for _, row := range strings.Split(out, "\n") {
-		f := tmux.DecodeRow(row)
-		if len(f) != 5 {
-			continue
-		}
+	for _, f := range rows(out, 5) {
 		n, _ := strconv.Atoi(f[2])
 		a, _ := strconv.Atoi(f[1])
 		out2 = append(out2, Session{ID: f[0], Name: f[4], Number: len(out2) + 1, Attached: a > 0, Windows: n, ActiveWindow: active[f[0]], Path: f[3]})
 	}
 	return out2, nil
+}
+
+// rows are the fields of each row of a tmux listing made with tmux.Row, the rows of n fields.
+func rows(out string, n int) [][]string {
+	var all [][]string
+	for _, row := range strings.Split(out, "\n") {
+		if f := tmux.DecodeRow(row); len(f) == n {
+			all = append(all, f)
+		}
+	}
+	return all
 }
 
 // Session is one session, by id or name.
@@ -81,11 +88,7 @@ func (c *Ctl) Windows(ctx context.Context, session string) ([]Window, error) {
 		return nil, err
 	}
 	var ws []Window
-	for _, row := range strings.Split(out, "\n") {
-		f := tmux.DecodeRow(row)
-		if len(f) != 6 {
-			continue
-		}
+	for _, f := range rows(out, 6) {
 		idx, _ := strconv.Atoi(f[2])
 		n, _ := strconv.Atoi(f[4])
 		ws = append(ws, Window{ID: f[0], SessionID: f[1], Index: idx, Active: f[3] == "1", Panes: n, Name: f[5]})
