@@ -81,11 +81,10 @@ func pluginSetEnabled(on bool) func(reg *plugins.Registry, i int) {
 
 // findEntry finds plugin.entry among the linked plugins; the plugin must be enabled and sound.
 func findEntry(f *Factory, qualified string) (plugins.Plugin, string, error) {
-	i := strings.LastIndex(qualified, ".")
-	if i <= 0 || i == len(qualified)-1 {
+	id, entry, ok := plugins.SplitQualified(qualified)
+	if !ok {
 		return plugins.Plugin{}, "", InvalidValuef("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
 	}
-	id, entry := qualified[:i], qualified[i+1:]
 	if cfg, _ := config.Load(f.Getenv); !cfg.Plugins.Enabled {
 		return plugins.Plugin{}, "", Errorf(coded.PluginDisabled, "plugins are off ([plugins] enabled = false in %s)", config.Path(f.Getenv))
 	}
