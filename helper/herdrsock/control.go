@@ -41,6 +41,15 @@ func decode(method string, params json.RawMessage, v any) *Error {
 	return nil
 }
 
+// decodeNeed is decode, then need of the one field the method cannot do without: value points
+// into v.
+func decodeNeed(method string, params json.RawMessage, v any, field string, value *string) *Error {
+	if e := decode(method, params, v); e != nil {
+		return e
+	}
+	return need(method, field, *value)
+}
+
 func need(method, field, v string) *Error {
 	if strings.TrimSpace(v) == "" {
 		return errorf(CodeInvalidRequest, "invalid request: %s needs %s", method, field)
