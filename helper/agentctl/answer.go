@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
@@ -77,7 +78,7 @@ func (res Answered) Sentence() string {
 func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered, error) {
 	var none Answered
 	if p.State() != report.StateBlocked {
-		return none, errorf(CodeAgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), ShownOrNone(p))
+		return none, coded.Errorf(coded.AgentNotBlocked, "%s in %s is %s, not blocked: it waits on no dialog (nothing typed)", p.Agent(), p.Target(), ShownOrNone(p))
 	}
 	if a.Text != "" {
 		if err := CheckTypedText(a.Text, MaxAnswerText); err != nil {
@@ -108,11 +109,11 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		return none, err
 	}
 	if rec == nil {
-		return none, errorf(CodePromptChanged, "taw cannot read the dialog %s in %s waits on (nothing typed); answer it in the pane (taw agent read %s shows it)", p.Agent(), p.Target(), p.ID)
+		return none, coded.Errorf(coded.PromptChanged, "taw cannot read the dialog %s in %s waits on (nothing typed); answer it in the pane (taw agent read %s shows it)", p.Agent(), p.Target(), p.ID)
 	}
 	choice, err := prompt.Choice(rec, a.Option, a.Yes, a.No, a.Text)
 	if err != nil {
-		return none, errorf(CodeInvalidArgument, "%s (nothing typed)", err)
+		return none, coded.Errorf(coded.InvalidArgument, "%s (nothing typed)", err)
 	}
 	// Read the screen again just before the keys go: only the dialog on record is answered.
 	live, err := c.LivePrompt(ctx, p)
@@ -125,10 +126,10 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		if live != nil {
 			now = live.Summary()
 		}
-		return none, errorf(CodePromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
+		return none, coded.Errorf(coded.PromptChanged, "the dialog changed since taw recorded it (nothing typed): %s %s now; look again with taw agent get %s", p.Agent(), now, p.ID)
 	}
 	if prev, ago := c.pendingAnswer(ctx, p.ID); prev != nil && ago < answerGuard && prompt.Same(prev, live) {
-		return none, errorf(CodeAnswerPending, "an answer went to this dialog of %s in %s %s ago and it has not gone yet (nothing typed): the agent may still be taking it; look with taw agent read %s", p.Agent(), p.Target(), ago.Round(time.Second), p.ID)
+		return none, coded.Errorf(coded.AnswerPending, "an answer went to this dialog of %s in %s %s ago and it has not gone yet (nothing typed): the agent may still be taking it; look with taw agent read %s", p.Agent(), p.Target(), ago.Round(time.Second), p.ID)
 	}
 	updated := "" // the last report taken before the keys
 	if q, err := panestate.Read(ctx, c.Tmux, p.ID); err == nil {
@@ -170,7 +171,7 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		}
 		prev = after
 		if time.Now().After(deadline) {
-			return none, errorf(CodeAnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
+			return none, coded.Errorf(coded.AnswerNotTaken, "sent %s to %s in %s, but its dialog is still on screen after %s; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerSettle, p.ID)
 		}
 		select {
 		case <-ctx.Done():
@@ -216,12 +217,12 @@ func (c *Ctl) typeAnswer(ctx context.Context, p panestate.Pane, rec *prompt.Prom
 		case s.Select > 0:
 			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return onChoice(p.Agent(), screen, rec, s.Select) })
 			if err == nil && !ok {
-				return keys, errorf(CodeAnswerTextNotTyped, "sent %s to %s in %s, but its cursor did not reach option %d within %s; nothing more pressed, no text typed; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), s.Select, answerFieldWait, p.ID)
+				return keys, coded.Errorf(coded.AnswerTextNotTyped, "sent %s to %s in %s, but its cursor did not reach option %d within %s; nothing more pressed, no text typed; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), s.Select, answerFieldWait, p.ID)
 			}
 		case s.Literal != "":
 			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return prompt.Typed(before, screen, s.Literal) })
 			if err == nil && !ok {
-				return keys, errorf(CodeAnswerTextNotTyped, "sent %s to %s in %s, but the text did not show in its field within %s; nothing more pressed (the field may hold part of it); look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerFieldWait, p.ID)
+				return keys, coded.Errorf(coded.AnswerTextNotTyped, "sent %s to %s in %s, but the text did not show in its field within %s; nothing more pressed (the field may hold part of it); look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerFieldWait, p.ID)
 			}
 		default:
 			// A key that opens the field: the text goes once the screen shows it took it.

@@ -3,6 +3,7 @@ package agentctl
 import (
 	"context"
 	"fmt"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/ctrl"
 	"os"
 	"strings"
@@ -37,13 +38,13 @@ const (
 func CheckTypedText(s string, limit int) error {
 	switch {
 	case !utf8.ValidString(s):
-		return errorf(CodeInvalidArgument, "the text is not valid UTF-8")
+		return coded.Errorf(coded.InvalidArgument, "the text is not valid UTF-8")
 	case strings.TrimSpace(s) == "":
-		return errorf(CodeInvalidArgument, "the text is empty")
+		return coded.Errorf(coded.InvalidArgument, "the text is empty")
 	case len(s) > limit:
-		return errorf(CodeInvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
+		return coded.Errorf(coded.InvalidArgument, "the text is %d bytes; at most %d fit", len(s), limit)
 	case ctrl.HasExcept(s, "\n\t"):
-		return errorf(CodeInvalidArgument, "the text holds a control character (C0, DEL or C1) or a mark that changes text's direction; send plain text")
+		return coded.Errorf(coded.InvalidArgument, "the text holds a control character (C0, DEL or C1) or a mark that changes text's direction; send plain text")
 	}
 	return nil
 }
@@ -104,15 +105,15 @@ func (c *Ctl) Prompt(ctx context.Context, target, text string) (Prompted, error)
 // answer it.
 func (c *Ctl) readyForPrompt(ctx context.Context, p panestate.Pane) error {
 	if p.State() == report.StateBlocked {
-		return errorf(CodeAgentBlocked, "%s in %s is blocked on a dialog; nothing typed (see it with taw agent get %s, answer it with taw agent answer)", p.Agent(), p.Target(), p.ID)
+		return coded.Errorf(coded.AgentBlocked, "%s in %s is blocked on a dialog; nothing typed (see it with taw agent get %s, answer it with taw agent answer)", p.Agent(), p.Target(), p.ID)
 	}
 	if live, err := c.LivePrompt(ctx, p); err != nil {
 		return err
 	} else if live != nil {
-		return errorf(CodeAgentBlocked, "%s in %s shows a dialog: it %s; nothing typed", p.Agent(), p.Target(), live.Summary())
+		return coded.Errorf(coded.AgentBlocked, "%s in %s shows a dialog: it %s; nothing typed", p.Agent(), p.Target(), live.Summary())
 	}
 	if s := attention.Shown(p); s != report.StateIdle && s != attention.StateDone {
-		return errorf(CodeAgentNotReady, "%s in %s is %s, not at its input; nothing typed (wait for it with taw agent wait %s --until idle)", p.Agent(), p.Target(), ShownOrNone(p), p.ID)
+		return coded.Errorf(coded.AgentNotReady, "%s in %s is %s, not at its input; nothing typed (wait for it with taw agent wait %s --until idle)", p.Agent(), p.Target(), ShownOrNone(p), p.ID)
 	}
 	return nil
 }
@@ -164,7 +165,7 @@ func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, type
 		}
 		if time.Now().After(deadline) {
 			if enterAgain {
-				return true, errorf(CodePromptNotTaken, "%s in %s did not take the prompt: it still sits in its input after Enter twice", p.Agent(), p.Target())
+				return true, coded.Errorf(coded.PromptNotTaken, "%s in %s did not take the prompt: it still sits in its input after Enter twice", p.Agent(), p.Target())
 			}
 			enterAgain = true
 			if _, err := c.Tmux.Run(ctx, tmux.Cmd{"send-keys", "-t", p.ID, "Enter"}); err != nil {

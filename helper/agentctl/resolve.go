@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -28,17 +29,17 @@ var paneIDPattern = regexp.MustCompile(`^%[0-9]+$`)
 func (c *Ctl) ResolvePane(ctx context.Context, arg string) (string, error) {
 	switch {
 	case arg == "":
-		return "", errorf(CodeInvalidArgument, "missing pane: name one as %%N, %s or session:window.pane", integration.CallingPane)
+		return "", coded.Errorf(coded.InvalidArgument, "missing pane: name one as %%N, %s or session:window.pane", integration.CallingPane)
 	case arg == integration.CallingPane:
 		if !paneIDPattern.MatchString(c.CallerPane) {
-			return "", errorf(CodeInvalidArgument, "%s names the pane the caller runs in, and the caller runs in no tmux pane: name the pane", integration.CallingPane)
+			return "", coded.Errorf(coded.InvalidArgument, "%s names the pane the caller runs in, and the caller runs in no tmux pane: name the pane", integration.CallingPane)
 		}
 		return c.CallerPane, nil
 	case paneIDPattern.MatchString(arg):
 		return arg, nil
 	}
 	if strings.ContainsAny(arg, "\n\r") {
-		return "", errorf(CodeInvalidArgument, "invalid pane %q: a pane's name holds no newline", arg)
+		return "", coded.Errorf(coded.InvalidArgument, "invalid pane %q: a pane's name holds no newline", arg)
 	}
 	id, err := c.Tmux.Output(ctx, "display-message", "-p", "-t", arg, "#{pane_id}")
 	if err != nil {
@@ -54,7 +55,7 @@ func (c *Ctl) ResolvePane(ctx context.Context, arg string) (string, error) {
 // see) that runs in exactly one pane, or else a pane that runs an agent.
 func (c *Ctl) Resolve(ctx context.Context, target string) (panestate.Pane, error) {
 	if target == "" {
-		return panestate.Pane{}, errorf(CodeInvalidArgument, "missing target: name a pane (%%N, %s, session:window.pane) or an agent", integration.CallingPane)
+		return panestate.Pane{}, coded.Errorf(coded.InvalidArgument, "missing target: name a pane (%%N, %s, session:window.pane) or an agent", integration.CallingPane)
 	}
 	if !strings.HasPrefix(target, "%") {
 		panes, err := panestate.List(ctx, c.Tmux)
@@ -70,26 +71,26 @@ func (c *Ctl) Resolve(ctx context.Context, target string) (panestate.Pane, error
 			for i, p := range matches {
 				ids[i] = p.ID + " (" + p.Target() + ")"
 			}
-			return panestate.Pane{}, errorf(CodeAgentTargetAmbiguous, "%d panes run %s: %s; name the pane instead", len(matches), target, strings.Join(ids, ", "))
+			return panestate.Pane{}, coded.Errorf(coded.AgentTargetAmbiguous, "%d panes run %s: %s; name the pane instead", len(matches), target, strings.Join(ids, ", "))
 		}
 	}
 	id, err := c.ResolvePane(ctx, target)
 	if err != nil {
-		switch CodeOf(err) {
-		case tmux.CodeServerNotRunning, CodeInvalidArgument:
+		switch coded.CodeOf(err) {
+		case tmux.CodeServerNotRunning, coded.InvalidArgument:
 			return panestate.Pane{}, err
 		}
-		return panestate.Pane{}, errorf(CodeAgentNotFound, "no agent %q: no pane or agent goes by that name (run 'taw agent list')", target)
+		return panestate.Pane{}, coded.Errorf(coded.AgentNotFound, "no agent %q: no pane or agent goes by that name (run 'taw agent list')", target)
 	}
 	p, err := panestate.Read(ctx, c.Tmux, id)
 	if err != nil {
-		if CodeOf(err) == tmux.CodePaneNotFound {
-			return panestate.Pane{}, errorf(CodeAgentNotFound, "no agent %q: there is no pane %s (run 'taw agent list')", target, id)
+		if coded.CodeOf(err) == tmux.CodePaneNotFound {
+			return panestate.Pane{}, coded.Errorf(coded.AgentNotFound, "no agent %q: there is no pane %s (run 'taw agent list')", target, id)
 		}
 		return panestate.Pane{}, err
 	}
 	if p.Agent() == "" {
-		return panestate.Pane{}, errorf(CodeAgentNotFound, "pane %s (%s) runs no agent taw knows of (run 'taw agent list')", p.ID, p.Target())
+		return panestate.Pane{}, coded.Errorf(coded.AgentNotFound, "pane %s (%s) runs no agent taw knows of (run 'taw agent list')", p.ID, p.Target())
 	}
 	return p, nil
 }

@@ -3,8 +3,8 @@ package agentctl
 import (
 	"context"
 	"strconv"
-	"strings"
 
+	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
@@ -21,19 +21,9 @@ func Capture(ctx context.Context, c *tmux.Client, paneID string, history int) (s
 	return c.Output(ctx, args...)
 }
 
-// Lines are the screen's lines without the blank ones under the last text, the last n of them
-// when n > 0.
+// Lines are the screen's lines as panectl.Lines has them, never nil.
 func Lines(screen string, n int) []string {
-	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	if n > 0 && len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
+	lines, _ := panectl.Lines(screen, n)
 	if lines == nil {
 		lines = []string{}
 	}

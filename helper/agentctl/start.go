@@ -9,6 +9,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -44,7 +45,7 @@ type Started struct {
 func Lookup(name string) (*agents.Agent, error) {
 	a, ok := agents.Lookup(name)
 	if !ok || len(a.Programs) == 0 {
-		return nil, errorf(CodeUnknownAgent, "unknown agent %q: name one taw knows by its program (claude, codex, gemini, ...)", name)
+		return nil, coded.Errorf(coded.UnknownAgent, "unknown agent %q: name one taw knows by its program (claude, codex, gemini, ...)", name)
 	}
 	return a, nil
 }
@@ -53,7 +54,7 @@ func Lookup(name string) (*agents.Agent, error) {
 func CheckStart(a *agents.Agent, args []string) error {
 	argv := append([]string{a.Programs[0]}, args...)
 	if err := report.ValidateResume(argv, nil); err != nil {
-		return errorf(CodeInvalidArgument, "cannot type the command: %s", (err.(*report.ResumeError)).Reason)
+		return coded.Errorf(coded.InvalidArgument, "cannot type the command: %s", (err.(*report.ResumeError)).Reason)
 	}
 	return nil
 }
@@ -83,7 +84,7 @@ func (c *Ctl) Start(ctx context.Context, opts StartOptions) (Started, error) {
 			return Started{}, err
 		}
 		if !AtShellPrompt(p) {
-			return Started{}, errorf(CodeBusy, "pane %s (%s) runs %s, not a shell at its prompt: nothing typed", p.ID, p.Target(), p.Command)
+			return Started{}, coded.Errorf(coded.Busy, "pane %s (%s) runs %s, not a shell at its prompt: nothing typed", p.ID, p.Target(), p.Command)
 		}
 		paneID = id
 	default:
@@ -121,7 +122,7 @@ func (c *Ctl) Start(ctx context.Context, opts StartOptions) (Started, error) {
 		keys = append(cd, keys...)
 	}
 	if err != nil {
-		return Started{}, errorf(CodeInvalidArgument, "cannot type the command into pane %s: %v", paneID, err)
+		return Started{}, coded.Errorf(coded.InvalidArgument, "cannot type the command into pane %s: %v", paneID, err)
 	}
 	if _, err := c.Tmux.Run(ctx, keys...); err != nil {
 		return Started{}, err
@@ -182,7 +183,7 @@ func (c *Ctl) waitReady(ctx context.Context, paneID, agentID string, timeout tim
 		case <-wake:
 		case <-poll.C:
 		case <-deadline.C:
-			return p, errorf(CodeAgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw status says, and taw load starts it)", agentID, paneID, timeout, ShownOrNone(p))
+			return p, coded.Errorf(coded.AgentNotReady, "%s in %s was not ready for input within %s (it is %s; is the watcher running? taw status says, and taw load starts it)", agentID, paneID, timeout, ShownOrNone(p))
 		case <-ctx.Done():
 			return p, ctx.Err()
 		}
@@ -262,5 +263,5 @@ func notInstalled(a *agents.Agent) error {
 	if len(a.Packages) > 0 {
 		how = "install it (its package is " + a.Packages[0] + ")"
 	}
-	return errorf(CodeAgentNotInstalled, "no program %s on PATH: %s is not installed; %s, then start it again", a.Programs[0], a.Display, how)
+	return coded.Errorf(coded.AgentNotInstalled, "no program %s on PATH: %s is not installed; %s, then start it again", a.Programs[0], a.Display, how)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -98,17 +99,17 @@ func (c *Ctl) WaitPane(ctx context.Context, p panestate.Pane, opts WaitOptions) 
 			if ctx.Err() != nil {
 				return p, ctx.Err()
 			}
-			if CodeOf(err) == tmux.CodePaneNotFound {
-				return p, errorf(CodeAgentNotRunning, "pane %s closed while waiting for %s", paneID, agent)
+			if coded.CodeOf(err) == tmux.CodePaneNotFound {
+				return p, coded.Errorf(coded.AgentNotRunning, "pane %s closed while waiting for %s", paneID, agent)
 			}
 			return p, err
 		}
 		if p.Agent() != agent {
 			now := p.Agent()
 			if now == "" {
-				return p, errorf(CodeAgentNotRunning, "%s left pane %s (%s) while waiting for it", agent, paneID, p.Target())
+				return p, coded.Errorf(coded.AgentNotRunning, "%s left pane %s (%s) while waiting for it", agent, paneID, p.Target())
 			}
-			return p, errorf(CodeAgentNotRunning, "%s in pane %s (%s) was replaced by %s while waiting for it", agent, paneID, p.Target(), now)
+			return p, coded.Errorf(coded.AgentNotRunning, "%s in pane %s (%s) was replaced by %s while waiting for it", agent, paneID, p.Target(), now)
 		}
 		if done(p) {
 			return p, nil
@@ -117,7 +118,7 @@ func (c *Ctl) WaitPane(ctx context.Context, p panestate.Pane, opts WaitOptions) 
 		case <-wake:
 		case <-tick.C:
 		case <-deadline:
-			return p, errorf(CodeTimeout, "timed out after %s waiting for %s in pane %s (%s) to be %s; it is %s", opts.Timeout, agent, paneID, p.Target(), OrList(until), ShownOrNone(p))
+			return p, coded.Errorf(coded.Timeout, "timed out after %s waiting for %s in pane %s (%s) to be %s; it is %s", opts.Timeout, agent, paneID, p.Target(), OrList(until), ShownOrNone(p))
 		case <-ctx.Done():
 			return p, ctx.Err()
 		}

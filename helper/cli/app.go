@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/urfave/cli/v2"
 )
@@ -30,7 +31,7 @@ func Main(f *Factory) int {
 		return ExitInterrupted
 	}
 	e := AsError(helpTopicError(err, f.Args))
-	if e.Code == CodeUsage && !strings.Contains(e.Message, "--help") {
+	if e.Code == coded.Usage && !strings.Contains(e.Message, "--help") {
 		e.Message += fmt.Sprintf(": run '%s --help' for the usage", calledVerb(app, f.Args))
 	}
 	writeError(f.IO.ErrOut, e)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/session"
 )
 
@@ -32,24 +33,24 @@ func TestSaveOnFullAndReadOnlyDisks(t *testing.T) {
 	store := &session.Store{Dir: filepath.Join(dir, "saves")}
 	doc := &session.Document{Sessions: []session.Session{{Name: "main"}}}
 	_, err := store.Write("default", doc, true)
-	if got := AsError(err); got.Code != CodeNoSpace {
-		t.Errorf("save on a full disk: code %q (%v), want %q", got.Code, err, CodeNoSpace)
+	if got := AsError(err); got.Code != coded.NoSpace {
+		t.Errorf("save on a full disk: code %q (%v), want %q", got.Code, err, coded.NoSpace)
 	}
 	os.Remove(filepath.Join(dir, "filler"))
 	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
 		t.Fatalf("remount read-only: %v: %s", err, out)
 	}
 	_, err = store.Write("default", doc, true)
-	if got := AsError(err); got.Code != CodeReadOnly {
-		t.Errorf("save on a read-only disk: code %q (%v), want %q", got.Code, err, CodeReadOnly)
+	if got := AsError(err); got.Code != coded.ReadOnly {
+		t.Errorf("save on a read-only disk: code %q (%v), want %q", got.Code, err, coded.ReadOnly)
 	}
 }
 
 func TestAsErrorKeepsCodes(t *testing.T) {
-	if got := AsError(fmt.Errorf("write x: %w", errors.New("boom"))); got.Code != CodeInternal {
+	if got := AsError(fmt.Errorf("write x: %w", errors.New("boom"))); got.Code != coded.Internal {
 		t.Errorf("code %q", got.Code)
 	}
-	if got := AsError(Errorf(CodeBusy, "b")); got.Code != CodeBusy {
+	if got := AsError(Errorf(coded.Busy, "b")); got.Code != coded.Busy {
 		t.Errorf("code %q", got.Code)
 	}
 }

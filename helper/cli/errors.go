@@ -6,9 +6,7 @@ import (
 	"io"
 	"syscall"
 
-	"github.com/taw-tmux/taw/helper/filelock"
-	"github.com/taw-tmux/taw/helper/report"
-	"github.com/taw-tmux/taw/helper/tmux"
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // Exit codes, mapped in one place (Main).
@@ -17,35 +15,6 @@ const (
 	ExitError       = 1
 	ExitUsage       = 2
 	ExitInterrupted = 130
-)
-
-// Stable error codes that scripts may match on. Each one is documented in the README.
-const (
-	CodeUsage             = "usage"
-	CodeInvalidArgument   = "invalid_argument"
-	CodeInvalidResumeArgv = report.CodeInvalidResume
-	CodePaneNotFound      = tmux.CodePaneNotFound
-	CodeServerNotRunning  = tmux.CodeServerNotRunning
-	CodeTmux              = tmux.CodeTmuxError
-	CodeBusy              = filelock.CodeBusy
-	CodeNoSpace           = "no_space"
-	CodeReadOnly          = "read_only"
-	CodeInternal          = "internal"
-)
-
-// Error codes of the verbs that act on an agent.
-const (
-	CodeAgentBlocked  = "agent_blocked"
-	CodeAgentNotReady = "agent_not_ready"
-	// CodeAgentNotInstalled: taw agent start found no program of the agent on the PATH of tmux
-	// or of the caller; nothing was started.
-	CodeAgentNotInstalled  = "agent_not_installed"
-	CodeAgentNotBlocked    = "agent_not_blocked"
-	CodePromptChanged      = "prompt_changed"
-	CodePromptNotTaken     = "prompt_not_taken"
-	CodeAnswerNotTaken     = "answer_not_taken"
-	CodeAnswerPending      = "answer_pending"
-	CodeAnswerTextNotTyped = "answer_text_not_typed"
 )
 
 // Error is an error with a stable code and an exit status.
@@ -71,12 +40,12 @@ func Errorf(code, format string, args ...any) *Error {
 
 // UsageErrorf builds an exit-2 error: the call itself was malformed.
 func UsageErrorf(format string, args ...any) *Error {
-	return &Error{Code: CodeUsage, Message: fmt.Sprintf(format, args...), Exit: ExitUsage}
+	return &Error{Code: coded.Usage, Message: fmt.Sprintf(format, args...), Exit: ExitUsage}
 }
 
 // InvalidValuef builds the exit-1 error of a value that is not one taw takes.
 func InvalidValuef(format string, args ...any) *Error {
-	return Errorf(CodeInvalidArgument, format, args...)
+	return Errorf(coded.InvalidArgument, format, args...)
 }
 
 // AsError turns any error into an *Error, keeping the code of one that already has it.
@@ -85,18 +54,17 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	var coded interface{ ErrorCode() string }
-	if errors.As(err, &coded) {
-		return &Error{Code: coded.ErrorCode(), Message: err.Error(), Exit: ExitError}
+	if code := coded.CodeOf(err); code != "" {
+		return &Error{Code: code, Message: err.Error(), Exit: ExitError}
 	}
 	// A full disk or a read-only file system is the machine's state, not taw's fault: say which.
 	switch {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return &Error{Code: CodeNoSpace, Message: err.Error() + ": free some space (or quota) and try again", Exit: ExitError}
+		return &Error{Code: coded.NoSpace, Message: err.Error() + ": free some space (or quota) and try again", Exit: ExitError}
 	case errors.Is(err, syscall.EROFS):
-		return &Error{Code: CodeReadOnly, Message: err.Error() + ": the file system is read-only; point taw at a writable folder", Exit: ExitError}
+		return &Error{Code: coded.ReadOnly, Message: err.Error() + ": the file system is read-only; point taw at a writable folder", Exit: ExitError}
 	}
-	return &Error{Code: CodeInternal, Message: err.Error(), Exit: ExitError}
+	return &Error{Code: coded.Internal, Message: err.Error(), Exit: ExitError}
 }
 
 // writeError prints the error as one JSON line, the shape every verb uses on stderr.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // runMain runs taw with args against a server that does not exist, and returns stderr and the
@@ -31,28 +33,34 @@ func runMain(t *testing.T, args string) (string, int) {
 // One rule for every verb: a malformed call is usage (exit 2); a value that is not one taw takes
 // is invalid_argument (exit 1), whichever flag it came in.
 func TestUsageAndInvalidValueRule(t *testing.T) {
-	for _, tt := range []struct {
-		args string
-		code string
-		exit int
-	}{
-		{"pane report-agent %1 --source s --agent a --state sleepy", CodeInvalidArgument, ExitError},
-		{"agent wait %1 --until sleepy", CodeInvalidArgument, ExitError},
-		{"agent wait %1 --timeout soon", CodeInvalidArgument, ExitError},
-		{"notify test --kind done", CodeInvalidArgument, ExitError},
-		{"watch --interval 5ms", CodeInvalidArgument, ExitError},
-		{"session restore --wait 0s", CodeInvalidArgument, ExitError},
-		{"agent wait", CodeUsage, ExitUsage},
-		{"agent wait a b", CodeUsage, ExitUsage},
-		{"agent wait %1 --frob", CodeUsage, ExitUsage},
-		{"pane frob", CodeUsage, ExitUsage},
-		{"watch --once --serve", CodeUsage, ExitUsage},
-		{"pane report-agent %1 --source s --agent a", CodeUsage, ExitUsage},
-		{"bogus", CodeUsage, ExitUsage},
+	for code, calls := range map[string][]string{
+		coded.InvalidArgument: {
+			"pane report-agent %1 --source s --agent a --state sleepy",
+			"agent wait %1 --until sleepy",
+			"agent wait %1 --timeout soon",
+			"notify test --kind done",
+			"watch --interval 5ms",
+			"session restore --wait 0s",
+		},
+		coded.Usage: {
+			"agent wait",
+			"agent wait a b",
+			"agent wait %1 --frob",
+			"pane frob",
+			"watch --once --serve",
+			"pane report-agent %1 --source s --agent a",
+			"bogus",
+		},
 	} {
-		stderr, exit := runMain(t, tt.args)
-		if exit != tt.exit || !strings.Contains(stderr, `"code":"`+tt.code+`"`) {
-			t.Errorf("taw %s: exit %d, %s; want exit %d and code %s", tt.args, exit, strings.TrimSpace(stderr), tt.exit, tt.code)
+		want := ExitError
+		if code == coded.Usage {
+			want = ExitUsage
+		}
+		for _, args := range calls {
+			stderr, exit := runMain(t, args)
+			if exit != want || !strings.Contains(stderr, `"code":"`+code+`"`) {
+				t.Errorf("taw %s: exit %d, %s; want exit %d and code %s", args, exit, strings.TrimSpace(stderr), want, code)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
@@ -100,7 +101,7 @@ func (f *Factory) ResolvePane(ctx context.Context, arg string) (string, error) {
 	case arg == CallingPane:
 		p := f.Getenv("TMUX_PANE")
 		if !paneIDPattern.MatchString(p) {
-			return "", Errorf(CodeInvalidArgument, "%s names the pane the command runs in, read from $TMUX_PANE, which is not set here: run it inside a tmux pane, or name the pane", CallingPane)
+			return "", Errorf(coded.InvalidArgument, "%s names the pane the command runs in, read from $TMUX_PANE, which is not set here: run it inside a tmux pane, or name the pane", CallingPane)
 		}
 		return p, nil
 	case paneIDPattern.MatchString(arg):
@@ -111,7 +112,7 @@ func (f *Factory) ResolvePane(ctx context.Context, arg string) (string, error) {
 		return "", err
 	}
 	if !paneIDPattern.MatchString(id) {
-		return "", Errorf(CodePaneNotFound, "can't find pane: %s", arg)
+		return "", Errorf(tmux.CodePaneNotFound, "can't find pane: %s", arg)
 	}
 	return id, nil
 }

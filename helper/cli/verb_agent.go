@@ -10,14 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Error codes of the agent verbs.
-const (
-	CodeAgentNotFound        = agentctl.CodeAgentNotFound
-	CodeAgentTargetAmbiguous = agentctl.CodeAgentTargetAmbiguous
-	CodeAgentNotRunning      = agentctl.CodeAgentNotRunning
-	CodeTimeout              = agentctl.CodeTimeout
-)
-
 func newAgentCommand(f *Factory) *cli.Command {
 	return group("agent", "see, wait for, go to, start, prompt and answer the agents of every session",
 		verb("list", "[--json]", "list every agent of the server (JSON when piped or with --json)",
@@ -86,25 +78,14 @@ func agentListRun(ctx context.Context, f *Factory, opts *agentListOptions) error
 // agentPanes are the panes that run an agent, each once (see panestate.AgentPanes).
 func agentPanes(panes []panestate.Pane) []panestate.Pane { return panestate.AgentPanes(panes) }
 
-type agentGetOptions struct {
-	Target string
-	JSON   bool
-}
-
 func (f *Factory) agentGet(c *cli.Context, target string) error {
-	return agentGetRun(c.Context, f, &agentGetOptions{Target: target, JSON: wantJSON(f, c)})
-}
-
-func agentGetRun(ctx context.Context, f *Factory, opts *agentGetOptions) error {
-	p, err := resolveAgent(ctx, f, opts.Target)
-	if err != nil {
-		return err
-	}
-	p = withPrompt(ctx, f, p)
-	if !opts.JSON {
-		return writePaneCard(f.IO.Out, newPaneView(p), f.Now(), f.Getenv("HOME"))
-	}
-	return writeJSONLine(f.IO.Out, newPaneView(p))
+	return getRun(c.Context, f, &getOptions{Target: target, JSON: wantJSON(f, c)}, func(ctx context.Context, target string) (panestate.Pane, error) {
+		p, err := resolveAgent(ctx, f, target)
+		if err != nil {
+			return p, err
+		}
+		return withPrompt(ctx, f, p), nil
+	})
 }
 
 // resolveAgent finds the pane of a target: the name of an agent that runs in exactly one pane,

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agentctl"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,7 +36,7 @@ func (f *Factory) agentPrompt(c *cli.Context) error {
 	}
 	opts := &agentPromptOptions{Target: positional[0], Text: positional[1], JSON: wantJSON(f, c)}
 	if !utf8.ValidString(opts.Text) {
-		return Errorf(CodeInvalidArgument, "the prompt is not valid UTF-8")
+		return Errorf(coded.InvalidArgument, "the prompt is not valid UTF-8")
 	}
 	if err := checkTypedText(opts.Text, maxPromptText); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/urfave/cli/v2"
 )
 
@@ -96,10 +97,10 @@ func parseAgentStart(f *Factory, c *cli.Context) (*agentStartOptions, error) {
 	if dir := c.String(flagCwd); c.IsSet(flagCwd) {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, Errorf(CodeInvalidArgument, "invalid --cwd %q: %v", dir, err)
+			return nil, Errorf(coded.InvalidArgument, "invalid --cwd %q: %v", dir, err)
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, Errorf(CodeInvalidArgument, "invalid --cwd %q: no such directory", dir)
+			return nil, Errorf(coded.InvalidArgument, "invalid --cwd %q: no such directory", dir)
 		}
 		opts.Cwd = abs
 	}

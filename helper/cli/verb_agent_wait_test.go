@@ -3,6 +3,8 @@ package cli
 import (
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 func TestParseTimeout(t *testing.T) {
@@ -25,7 +27,7 @@ func TestParseTimeout(t *testing.T) {
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("parseTimeout(%q) = %v, %v; want %v, bad %v", c.in, got, err, c.want, c.bad)
 		}
-		if err != nil && (AsError(err).Exit != ExitError || AsError(err).Code != CodeInvalidArgument) {
+		if err != nil && (AsError(err).Exit != ExitError || AsError(err).Code != coded.InvalidArgument) {
 			t.Errorf("parseTimeout(%q): a bad timeout must be invalid_argument (exit 1)", c.in)
 		}
 	}

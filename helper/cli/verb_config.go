@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/filelock"
 
 	"errors"
@@ -12,9 +13,6 @@ import (
 )
 
 // taw config default|check|path: the TOML configuration file.
-
-// CodeConfigFileInvalid ("config_invalid", the code the integration verbs give a bad agent config too): taw's configuration file has unknown keys or bad values (taw config check).
-const CodeConfigFileInvalid = config.CodeInvalid
 
 const flagConfigFile = "file"
 
@@ -53,13 +51,13 @@ func configCheckRun(f *Factory, opts *configCheckOptions) error {
 	data, err := filelock.ReadFile(path, config.MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		if opts.File != "" {
-			return Errorf(CodeConfigFileInvalid, "%s: no such file", path)
+			return Errorf(coded.ConfigInvalid, "%s: no such file", path)
 		}
 		_, err := fmt.Fprintf(f.IO.Out, "%s: no file: taw uses the defaults (taw config default prints them)\n", path)
 		return err
 	}
 	if err != nil {
-		return Errorf(CodeConfigFileInvalid, "read %s: %v", path, err)
+		return Errorf(coded.ConfigInvalid, "read %s: %v", path, err)
 	}
 	_, problems := config.Parse(path, data)
 	if len(problems) == 0 {
@@ -73,5 +71,5 @@ func configCheckRun(f *Factory, opts *configCheckOptions) error {
 	if len(problems) == 1 {
 		s = ""
 	}
-	return Errorf(CodeConfigFileInvalid, "%s: %d problem%s: taw uses the defaults for what it could not read; fix the lines above", path, len(problems), s)
+	return Errorf(coded.ConfigInvalid, "%s: %d problem%s: taw uses the defaults for what it could not read; fix the lines above", path, len(problems), s)
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/mux/scrollback"
 	"github.com/urfave/cli/v2"
@@ -20,9 +21,6 @@ import (
 
 // taw detect: how taw reads a saved screen, for people writing or checking rules. It needs no
 // tmux server.
-
-// CodeScreenUnreadable: the saved screen could not be read (missing, not a file, too big).
-const CodeScreenUnreadable = "screen_unreadable"
 
 // maxScreenBytes bounds a saved screen: a screen of text is a few kilobytes, a capture with
 // scrollback a few hundred.
@@ -72,10 +70,10 @@ func detectRun(_ context.Context, f *Factory, opts *detectOptions) error {
 	if opts.Agent != "" {
 		a, ok := agents.Lookup(opts.Agent)
 		if !ok {
-			return Errorf(CodeUnknownAgent, "unknown agent %q: taw detect reads the screens of %s", opts.Agent, detectedList())
+			return Errorf(coded.UnknownAgent, "unknown agent %q: taw detect reads the screens of %s", opts.Agent, detectedList())
 		}
 		if !a.Detected {
-			return Errorf(CodeUnknownAgent, "%s has no screen rules: taw knows it only from its own reports (screens are read for %s)", a.ID, detectedList())
+			return Errorf(coded.UnknownAgent, "%s has no screen rules: taw knows it only from its own reports (screens are read for %s)", a.ID, detectedList())
 		}
 		agent = a
 	}
@@ -130,25 +128,25 @@ func readSavedScreen(f *Factory, name string) ([]byte, error) {
 		file, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, Errorf(CodeScreenUnreadable, "no saved screen at %s: give a file written by tmux capture-pane -p, or - for standard input", name)
+				return nil, Errorf(coded.ScreenUnreadable, "no saved screen at %s: give a file written by tmux capture-pane -p, or - for standard input", name)
 			}
-			return nil, Errorf(CodeScreenUnreadable, "read saved screen: %v", err)
+			return nil, Errorf(coded.ScreenUnreadable, "read saved screen: %v", err)
 		}
 		defer file.Close()
 		if st, err := file.Stat(); err != nil || !st.Mode().IsRegular() {
-			return nil, Errorf(CodeScreenUnreadable, "%s is not a regular file: give a saved screen, or - for standard input", name)
+			return nil, Errorf(coded.ScreenUnreadable, "%s is not a regular file: give a saved screen, or - for standard input", name)
 		}
 		r = file
 	}
 	if r == nil {
-		return nil, Errorf(CodeScreenUnreadable, "no standard input to read the screen from")
+		return nil, Errorf(coded.ScreenUnreadable, "no standard input to read the screen from")
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxScreenBytes+1))
 	if err != nil {
-		return nil, Errorf(CodeScreenUnreadable, "read saved screen %s: %v", name, err)
+		return nil, Errorf(coded.ScreenUnreadable, "read saved screen %s: %v", name, err)
 	}
 	if len(data) > maxScreenBytes {
-		return nil, Errorf(CodeScreenUnreadable, "saved screen %s is more than %d MiB: give one screen, as capture-pane -p prints it", name, maxScreenBytes>>20)
+		return nil, Errorf(coded.ScreenUnreadable, "saved screen %s is more than %d MiB: give one screen, as capture-pane -p prints it", name, maxScreenBytes>>20)
 	}
 	return data, nil
 }

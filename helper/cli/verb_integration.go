@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/taw-tmux/taw/helper/binlink"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"os"
 	"path/filepath"
@@ -26,13 +27,6 @@ const (
 	flagIntegrationLink   = "link"
 	flagIntegrationNoLink = "no-link"
 	flagHerdrBin          = "bin"
-)
-
-// Stable error codes of the integration verbs (documented in docs/integrations.md).
-const (
-	CodeUnknownAgent        = "unknown_agent"
-	CodeIntegrationConflict = "integration_conflict"
-	CodeIntegrationIO       = "integration_io"
 )
 
 type integrationOptions struct {
@@ -75,7 +69,7 @@ func integrationVerb(f *Factory, name, usage string, flags ...cli.Flag) *cli.Com
 		}
 		for _, a := range opts.Agents {
 			if _, ok := integration.Lookup(a); !ok {
-				return Errorf(CodeUnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
+				return Errorf(coded.UnknownAgent, "unknown agent %q (expected: %s)", a, strings.Join(integration.IDs(), "|"))
 			}
 		}
 		return integrationRun(f, opts)
@@ -85,7 +79,7 @@ func integrationVerb(f *Factory, name, usage string, flags ...cli.Flag) *cli.Com
 func integrationManager(f *Factory) (*integration.Manager, error) {
 	home := f.Getenv("HOME")
 	if home == "" {
-		return nil, Errorf(CodeIntegrationIO, "$HOME is not set: taw finds the agents' config folders under it")
+		return nil, Errorf(coded.IntegrationIO, "$HOME is not set: taw finds the agents' config folders under it")
 	}
 	env := integration.Env{Getenv: f.Getenv, Home: home}
 	// The hooks run this taw by its absolute path, so they need no taw on PATH.
@@ -281,14 +275,14 @@ func integrationError(failed []error) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	code := CodeIntegrationIO
+	code := coded.IntegrationIO
 	var pe *integration.ParseError
 	var ce *integration.ConflictError
 	switch {
 	case errors.As(failed[0], &pe):
-		code = CodeConfigFileInvalid
+		code = coded.ConfigInvalid
 	case errors.As(failed[0], &ce):
-		code = CodeIntegrationConflict
+		code = coded.IntegrationConflict
 	}
 	msgs := make([]string, len(failed))
 	for i, e := range failed {
@@ -448,7 +442,7 @@ func (f *Factory) herdrEnv(c *cli.Context) error {
 		opts.Bin = bin
 	}
 	if !filepath.IsAbs(opts.Bin) {
-		return Errorf(CodeInvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
+		return Errorf(coded.InvalidArgument, "--bin %q is not an absolute path: HERDR_BIN_PATH must name taw from any folder", opts.Bin)
 	}
 	return integration.ApplyHerdrEnv(c.Context, f.Tmux(), opts.On, opts.Bin, f.Getenv)
 }
@@ -471,7 +465,7 @@ func tawBinary(f *Factory) (string, error) {
 	}
 	exe, err := f.Executable()
 	if err != nil {
-		return "", Errorf(CodeInternal, "find taw's own path: %v", err)
+		return "", Errorf(coded.Internal, "find taw's own path: %v", err)
 	}
 	return exe, nil
 }

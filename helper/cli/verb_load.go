@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/tmux"
@@ -184,7 +185,7 @@ func loadRun(ctx context.Context, l *loadContext) error {
 		}
 	}
 	if len(failed) > 0 {
-		return Errorf(CodeLoad, "%s", status)
+		return Errorf(coded.LoadFailed, "%s", status)
 	}
 	// Warnings do not fail the load: it is done, with defaults where a setting was bad.
 	for _, w := range warnings {
@@ -283,10 +284,7 @@ func unloadRun(ctx context.Context, l *loadContext) error {
 		problems = append(problems, "keys: "+err.Error())
 	}
 	if len(problems) > 0 {
-		return Errorf(CodeLoad, "taw: %s", strings.Join(problems, "; "))
+		return Errorf(coded.LoadFailed, "taw: %s", strings.Join(problems, "; "))
 	}
 	return nil
 }
-
-// CodeLoad: a part of loading or unloading the plugin failed.
-const CodeLoad = "load_failed"

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/mux/client"
 	"github.com/taw-tmux/taw/helper/mux/daemon"
 	"github.com/taw-tmux/taw/helper/mux/tmuxhost"
@@ -30,16 +31,6 @@ const (
 	flagMuxSocket  = "socket"
 	flagMuxLog     = "log"
 	flagMuxNoInput = "no-input"
-)
-
-// Stable error codes of taw mux.
-const (
-	CodeMuxAlreadyRunning = "mux_already_running"
-	CodeMuxSocket         = "mux_socket"
-	CodeMuxNoDaemon       = "mux_no_daemon"
-	CodeMuxProtocol       = "mux_protocol"
-	CodeMuxBadOp          = "mux_bad_op"
-	CodeMuxRefused        = "mux_refused"
 )
 
 // detachKey is Ctrl+], which ends taw mux attach on a terminal and leaves the pane running.
@@ -64,7 +55,7 @@ func muxPipeRelay(c *cli.Context) error {
 		return UsageErrorf("mux pipe-relay takes a socket and a token")
 	}
 	if err := tmuxhost.RelayFD(c.Args().Get(0), c.Args().Get(1)); err != nil {
-		return Errorf(CodeMuxSocket, "%v", err)
+		return Errorf(coded.MuxSocket, "%v", err)
 	}
 	return nil
 }
@@ -107,9 +98,9 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	ln, err := daemon.Listen(opts.Socket, opts.Private)
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {
-			return Errorf(CodeMuxAlreadyRunning, "a taw mux daemon already listens on %s: stop it with KillServer (taw mux call --socket %s '\"KillServer\"') or pick another --socket", opts.Socket, opts.Socket)
+			return Errorf(coded.MuxAlreadyRunning, "a taw mux daemon already listens on %s: stop it with KillServer (taw mux call --socket %s '\"KillServer\"') or pick another --socket", opts.Socket, opts.Socket)
 		}
-		return Errorf(CodeMuxSocket, "%v", err)
+		return Errorf(coded.MuxSocket, "%v", err)
 	}
 	defer ln.Close()
 	bin := f.Getenv("TAW_TMUX")
@@ -118,7 +109,7 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	}
 	tmuxPath, err := f.LookPath(bin)
 	if err != nil {
-		return Errorf(CodeTmux, "cannot find tmux (%v): install tmux or put it on PATH", err)
+		return Errorf(tmux.CodeTmuxError, "cannot find tmux (%v): install tmux or put it on PATH", err)
 	}
 	own := len(f.TmuxGlobal) == 0
 	global := f.TmuxGlobal
@@ -137,18 +128,18 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	}
 	runDir, err := os.MkdirTemp(runBase, "taw-mux-")
 	if err != nil {
-		return Errorf(CodeMuxSocket, "make a private run directory: %v", err)
+		return Errorf(coded.MuxSocket, "make a private run directory: %v", err)
 	}
 	defer os.RemoveAll(runDir)
 	tc := &tmux.Client{Global: global, Env: env}
 	exe, err := os.Executable()
 	if err != nil {
-		return Errorf(CodeTmux, "find taw's own binary, which relays each pane's output: %v", err)
+		return Errorf(tmux.CodeTmuxError, "find taw's own binary, which relays each pane's output: %v", err)
 	}
 	relay := []string{exe, "mux", "pipe-relay"}
 	host, err := tmuxhost.Start(ctx, tmuxhost.Config{Tmux: tc, Own: own, TmuxPath: tmuxPath, RunDir: runDir, Relay: relay})
 	if err != nil {
-		return Errorf(CodeTmux, "%v", err)
+		return Errorf(tmux.CodeTmuxError, "%v", err)
 	}
 	wd, _ := os.Getwd()
 	cfg := daemon.Config{Host: host, WorkDir: wd}
@@ -173,7 +164,7 @@ func muxServeRun(ctx context.Context, f *Factory, opts *muxServeOptions) error {
 	err = <-served
 	d.Shutdown()
 	if err != nil {
-		return Errorf(CodeMuxSocket, "%v", err)
+		return Errorf(coded.MuxSocket, "%v", err)
 	}
 	return nil
 }
@@ -187,10 +178,10 @@ type muxCallOptions struct {
 func (f *Factory) muxCall(c *cli.Context, opJSON string) error {
 	op, err := wire.DecodeOp([]byte(opJSON))
 	if err != nil {
-		return Errorf(CodeMuxBadOp, "the operation is not a Conmux v1 MuxOp (%s): write it as the JSON of one op, such as '\"ListPanes\"' or '{\"Send\":{\"pane_id\":\"p1\",\"data\":\"<base64>\"}}'", strings.TrimPrefix(err.Error(), "bad frame: "))
+		return Errorf(coded.MuxBadOp, "the operation is not a Conmux v1 MuxOp (%s): write it as the JSON of one op, such as '\"ListPanes\"' or '{\"Send\":{\"pane_id\":\"p1\",\"data\":\"<base64>\"}}'", strings.TrimPrefix(err.Error(), "bad frame: "))
 	}
 	if c.Float64(flagTimeout) <= 0 {
-		return Errorf(CodeInvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagTimeout))
+		return Errorf(coded.InvalidArgument, "invalid --timeout %v: give a number of seconds above 0", c.Float64(flagTimeout))
 	}
 	opts := &muxCallOptions{Socket: muxSocket(f, c), Op: op, Timeout: time.Duration(c.Float64(flagTimeout) * float64(time.Second))}
 	return f.runOr(opts, func() error { return muxCallRun(f, opts) })
@@ -206,10 +197,10 @@ func muxSocket(f *Factory, c *cli.Context) string {
 func muxDial(socket string, timeout time.Duration) (*client.Conn, error) {
 	conn, err := client.Dial(socket, "taw", timeout)
 	if errors.Is(err, client.ErrNoDaemon) {
-		return nil, Errorf(CodeMuxNoDaemon, "no taw mux daemon listens on %s: start one with taw mux serve, or name its socket with --socket", socket)
+		return nil, Errorf(coded.MuxNoDaemon, "no taw mux daemon listens on %s: start one with taw mux serve, or name its socket with --socket", socket)
 	}
 	if err != nil {
-		return nil, Errorf(CodeMuxProtocol, "%v", err)
+		return nil, Errorf(coded.MuxProtocol, "%v", err)
 	}
 	return conn, nil
 }
@@ -223,17 +214,17 @@ func muxCallRun(f *Factory, opts *muxCallOptions) error {
 	conn.SetDeadline(time.Now().Add(opts.Timeout))
 	reply, err := conn.Call(opts.Op)
 	if err != nil {
-		return Errorf(CodeMuxProtocol, "%s on %s: %v (a daemon drops a connection it cannot decode, without replying)", wire.OpName(opts.Op), opts.Socket, err)
+		return Errorf(coded.MuxProtocol, "%s on %s: %v (a daemon drops a connection it cannot decode, without replying)", wire.OpName(opts.Op), opts.Socket, err)
 	}
 	line, err := wire.EncodeReply(reply)
 	if err != nil {
-		return Errorf(CodeInternal, "encode the reply: %v", err)
+		return Errorf(coded.Internal, "encode the reply: %v", err)
 	}
 	if _, err := fmt.Fprintf(f.IO.Out, "%s\n", line); err != nil {
 		return err
 	}
 	if reply.Error != nil {
-		return Errorf(CodeMuxRefused, "the daemon refused %s: %s", wire.OpName(opts.Op), reply.Error)
+		return Errorf(coded.MuxRefused, "the daemon refused %s: %s", wire.OpName(opts.Op), reply.Error)
 	}
 	return nil
 }
@@ -259,7 +250,7 @@ func muxAttachRun(f *Factory, opts *muxAttachOptions) error {
 	for try := 0; ; try++ {
 		a, werr, err := conn.Attach(opts.Pane)
 		if err != nil {
-			return Errorf(CodeMuxProtocol, "attach %s: %v", opts.Pane, err)
+			return Errorf(coded.MuxProtocol, "attach %s: %v", opts.Pane, err)
 		}
 		if werr == nil {
 			att = a
@@ -268,9 +259,9 @@ func muxAttachRun(f *Factory, opts *muxAttachOptions) error {
 		// Another client is snapshotting the pane: wait out the protocol's interval and retry.
 		if werr.Kind != wire.ErrBusy || try >= 10 {
 			if werr.Kind == wire.ErrPaneNotFound {
-				return Errorf(CodePaneNotFound, "no pane %q on the daemon at %s: list them with taw mux call '\"ListPanes\"'", opts.Pane, opts.Socket)
+				return Errorf(tmux.CodePaneNotFound, "no pane %q on the daemon at %s: list them with taw mux call '\"ListPanes\"'", opts.Pane, opts.Socket)
 			}
-			return Errorf(CodeMuxRefused, "the daemon refused Attach: %s", werr)
+			return Errorf(coded.MuxRefused, "the daemon refused Attach: %s", werr)
 		}
 		time.Sleep(daemon.AttachInterval + 50*time.Millisecond)
 	}
@@ -310,7 +301,7 @@ func muxAttachRun(f *Factory, opts *muxAttachOptions) error {
 				return nil
 			default:
 			}
-			return Errorf(CodeMuxProtocol, "the connection to %s ended: %v (run attach again to resume)", opts.Socket, err)
+			return Errorf(coded.MuxProtocol, "the connection to %s ended: %v (run attach again to resume)", opts.Socket, err)
 		}
 		switch ev := ev.(type) {
 		case *wire.PaneOutput:

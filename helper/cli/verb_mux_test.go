@@ -1,26 +1,19 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/mux/wire"
 )
 
 // runMux runs one taw mux command line and returns the options it parsed in place of running it.
 func runMux(t *testing.T, args string) (serve *muxServeOptions, call *muxCallOptions, attach *muxAttachOptions, err error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}
-	f := &Factory{IO: IO{Out: &out, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
-	f.parsed = parsedInto(&serve, &call, &attach)
-	app := NewApp(f)
-	argv := append([]string{"taw"}, strings.Fields(args)...)
-	err = app.RunContext(context.Background(), intersperse(app, argv))
+	err = parseArgs(t, map[string]string{"XDG_RUNTIME_DIR": "/run/user/7"}, "taw "+args, parsedInto(&serve, &call, &attach))
 	return
 }
 
@@ -42,14 +35,14 @@ func TestNewMuxCommands(t *testing.T) {
 		t.Errorf("mux attach: %+v, %v", attach, err)
 	}
 	for args, code := range map[string]string{
-		"mux serve extra":                   CodeUsage,
-		"mux call":                          CodeUsage,
-		`mux call "ListPanes" "ListThemes"`: CodeUsage,
-		`mux call {"Nope":null}`:            CodeMuxBadOp,
-		`mux call "ListPanes" --timeout -1`: CodeInvalidArgument,
-		"mux attach":                        CodeUsage,
-		"mux attach a b":                    CodeUsage,
-		"mux frob":                          CodeUsage,
+		"mux serve extra":                   coded.Usage,
+		"mux call":                          coded.Usage,
+		`mux call "ListPanes" "ListThemes"`: coded.Usage,
+		`mux call {"Nope":null}`:            coded.MuxBadOp,
+		`mux call "ListPanes" --timeout -1`: coded.InvalidArgument,
+		"mux attach":                        coded.Usage,
+		"mux attach a b":                    coded.Usage,
+		"mux frob":                          coded.Usage,
 	} {
 		_, _, _, err := runMux(t, args)
 		if e := AsError(err); err == nil || e.Code != code {

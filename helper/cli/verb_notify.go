@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/notify"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -14,9 +15,6 @@ import (
 
 // taw notify test: send one notification on every enabled channel and say what was sent. The
 // notify package's observer (registered by its init) sends the real ones from the watcher.
-
-// CodeNotifyFailed: a channel could not deliver (taw notify test).
-const CodeNotifyFailed = "notify_failed"
 
 const (
 	flagNotifyKind = "kind"
@@ -84,7 +82,7 @@ func notifyTestRun(ctx context.Context, f *Factory, opts *notifyTestOptions) err
 		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\n", d.Channel, d.Target, d.Detail)
 	}
 	if len(failed) > 0 {
-		return Errorf(CodeNotifyFailed, "could not notify on %s: see the lines above", strings.Join(failed, ", "))
+		return Errorf(coded.NotifyFailed, "could not notify on %s: see the lines above", strings.Join(failed, ", "))
 	}
 	return nil
 }

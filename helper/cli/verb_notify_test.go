@@ -10,16 +10,21 @@ import (
 	"github.com/taw-tmux/taw/helper/plugins"
 )
 
-// runParsed runs one command line through the app, as Main would, with buffers for output, and
-// returns the options the verb parsed in place of running it.
-func runParsed(t *testing.T, args string) (any, error) {
+// parseArgs runs one command line through the app, as Main would, with env as the environment and
+// buffers for output, and hands the options the verb parsed to parsed in place of running it.
+func parseArgs(t *testing.T, env map[string]string, args string, parsed func(any) error) error {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	var parsed any
-	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut},
-		parsed: func(opts any) error { parsed = opts; return nil }}
+	f := &Factory{Getenv: func(k string) string { return env[k] }, IO: IO{Out: &out, ErrOut: &errOut}, parsed: parsed}
 	app := NewApp(f)
-	err := app.Run(intersperse(app, strings.Fields(args)))
+	return app.Run(intersperse(app, strings.Fields(args)))
+}
+
+// runParsed runs one command line and returns the options the verb parsed.
+func runParsed(t *testing.T, args string) (any, error) {
+	t.Helper()
+	var parsed any
+	err := parseArgs(t, nil, args, func(opts any) error { parsed = opts; return nil })
 	return parsed, err
 }
 

@@ -7,21 +7,25 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-type paneGetOptions struct {
-	Pane string
-	JSON bool
+// getOptions are taw pane get's and taw agent get's: the pane or agent named, and the output's form.
+type getOptions struct {
+	Target string
+	JSON   bool
 }
 
 func (f *Factory) paneGet(c *cli.Context, pane string) error {
-	return paneGetRun(c.Context, f, &paneGetOptions{Pane: pane, JSON: wantJSON(f, c)})
+	return getRun(c.Context, f, &getOptions{Target: pane, JSON: wantJSON(f, c)}, func(ctx context.Context, target string) (panestate.Pane, error) {
+		id, err := f.ResolvePane(ctx, target)
+		if err != nil {
+			return panestate.Pane{}, err
+		}
+		return panestate.Read(ctx, f.Tmux(), id)
+	})
 }
 
-func paneGetRun(ctx context.Context, f *Factory, opts *paneGetOptions) error {
-	id, err := f.ResolvePane(ctx, opts.Pane)
-	if err != nil {
-		return err
-	}
-	p, err := panestate.Read(ctx, f.Tmux(), id)
+// getRun prints the pane that find makes of the target, as a card or as a JSON line.
+func getRun(ctx context.Context, f *Factory, opts *getOptions, find func(ctx context.Context, target string) (panestate.Pane, error)) error {
+	p, err := find(ctx, opts.Target)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/urfave/cli/v2"
 )
@@ -33,7 +34,7 @@ func paneListRun(ctx context.Context, f *Factory, opts *paneListOptions) error {
 		views = append(views, newPaneView(p))
 	}
 	if !found {
-		return Errorf(CodeSessionNotFound, "no session %q on this server: run 'tmux list-sessions' for the names", opts.Session)
+		return Errorf(coded.SessionNotFound, "no session %q on this server: run 'tmux list-sessions' for the names", opts.Session)
 	}
 	if !opts.JSON {
 		return writeTable(f.IO.Out, []paneColumn{colPane, colTarget, colAgent, colState, colFor, colDir, colCommand}, views, f.Now(), f.Getenv("HOME"))
@@ -42,6 +43,3 @@ func paneListRun(ctx context.Context, f *Factory, opts *paneListOptions) error {
 		Panes []paneView `json:"panes"`
 	}{views})
 }
-
-// CodeSessionNotFound: a --session names no session of the server.
-const CodeSessionNotFound = "session_not_found"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/watch"
@@ -109,7 +110,7 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 		}
 		rep.State = c.String(flagState)
 		if !report.ValidState(rep.State) {
-			return nil, Errorf(CodeInvalidArgument, "invalid --state %q (expected: idle|working|blocked|unknown)", rep.State)
+			return nil, Errorf(coded.InvalidArgument, "invalid --state %q (expected: idle|working|blocked|unknown)", rep.State)
 		}
 		if c.IsSet(flagMessage) {
 			m := cleanMessage(c.String(flagMessage))
@@ -119,7 +120,7 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 	if c.IsSet(flagSeq) {
 		n, err := strconv.ParseUint(strings.TrimSpace(c.String(flagSeq)), 10, 64)
 		if err != nil {
-			return nil, Errorf(CodeInvalidArgument, "invalid --seq %q: give a whole number from 0 to 18446744073709551615, such as the nanoseconds since the epoch", c.String(flagSeq))
+			return nil, Errorf(coded.InvalidArgument, "invalid --seq %q: give a whole number from 0 to 18446744073709551615, such as the nanoseconds since the epoch", c.String(flagSeq))
 		}
 		rep.Seq = &n
 	}
@@ -139,7 +140,7 @@ func parseReport(c *cli.Context, verb report.Verb) (*reportOptions, error) {
 func checkText(flag, v string, max int) (string, error) {
 	t, err := report.CheckText(v, max)
 	if err != nil {
-		return "", Errorf(CodeInvalidArgument, "--%s %v", flag, err)
+		return "", Errorf(coded.InvalidArgument, "--%s %v", flag, err)
 	}
 	return t, nil
 }
@@ -150,7 +151,7 @@ func optionalText(c *cli.Context, flag string, max int) (*string, error) {
 	}
 	t, err := report.CheckOptionalText(c.String(flag), max)
 	if err != nil {
-		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
+		return nil, Errorf(coded.InvalidArgument, "--%s %v", flag, err)
 	}
 	return &t, nil
 }
@@ -162,7 +163,7 @@ func optionalSession(c *cli.Context, flag string, max int) (*string, error) {
 	}
 	t, err := report.CheckSession(c.String(flag), max)
 	if err != nil {
-		return nil, Errorf(CodeInvalidArgument, "--%s %v", flag, err)
+		return nil, Errorf(coded.InvalidArgument, "--%s %v", flag, err)
 	}
 	return &t, nil
 }
@@ -186,7 +187,7 @@ func reportRun(ctx context.Context, f *Factory, opts *reportOptions) error {
 		_, err := f.LookPath(name)
 		return err == nil
 	}); err != nil {
-		return Errorf(CodeInvalidResumeArgv, "%s", err)
+		return Errorf(coded.InvalidResumeArgv, "%s", err)
 	}
 	paneID, err := f.ResolvePane(ctx, opts.Pane)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/spawn"
@@ -17,16 +18,6 @@ import (
 // (the registry, finding an entry, the pane a verb acts for). Each other verb has a file of its
 // own: verb_plugin_list.go, _link.go, _run.go (action run, pane open, popup open), _exec.go (the
 // hidden exec and supervise), _load.go (taw load's part).
-
-// Stable error codes of the plugin verbs.
-const (
-	CodePluginNotFound      = "plugin_not_found"
-	CodePluginInvalid       = "plugin_invalid"
-	CodePluginExists        = "plugin_exists"
-	CodePluginDisabled      = "plugin_disabled"
-	CodePluginCommandFailed = "plugin_command_failed"
-	CodePluginRegistry      = "plugin_registry_invalid"
-)
 
 const (
 	flagPluginDisabled = "disabled"
@@ -56,7 +47,7 @@ func (f *Factory) registryPath() string { return plugins.RegistryPath(f.Getenv) 
 func (f *Factory) readRegistry() (plugins.Registry, error) {
 	r, err := plugins.ReadRegistry(f.registryPath())
 	if err != nil {
-		return r, Errorf(CodePluginRegistry, "%v", err)
+		return r, Errorf(coded.PluginRegistry, "%v", err)
 	}
 	return r, nil
 }
@@ -70,11 +61,11 @@ func pluginIDVerb(f *Factory, name, usage string, apply func(reg *plugins.Regist
 		}
 		i, ok := reg.Find(id)
 		if !ok {
-			return Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
+			return Errorf(coded.PluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
 		}
 		apply(&reg, i)
 		if err := plugins.WriteRegistry(f.registryPath(), reg); err != nil {
-			return Errorf(CodePluginRegistry, "write %s: %v", f.registryPath(), err)
+			return Errorf(coded.PluginRegistry, "write %s: %v", f.registryPath(), err)
 		}
 		return writeJSONLine(f.IO.Out, map[string]any{"ok": true, "id": id})
 	}))
@@ -90,31 +81,30 @@ func pluginSetEnabled(on bool) func(reg *plugins.Registry, i int) {
 
 // findEntry finds plugin.entry among the linked plugins; the plugin must be enabled and sound.
 func findEntry(f *Factory, qualified string) (plugins.Plugin, string, error) {
-	i := strings.LastIndex(qualified, ".")
-	if i <= 0 || i == len(qualified)-1 {
+	id, entry, ok := plugins.SplitQualified(qualified)
+	if !ok {
 		return plugins.Plugin{}, "", InvalidValuef("name it as <plugin>.<id>, such as notes.open: %q has no dot", qualified)
 	}
-	id, entry := qualified[:i], qualified[i+1:]
 	if cfg, _ := config.Load(f.Getenv); !cfg.Plugins.Enabled {
-		return plugins.Plugin{}, "", Errorf(CodePluginDisabled, "plugins are off ([plugins] enabled = false in %s)", config.Path(f.Getenv))
+		return plugins.Plugin{}, "", Errorf(coded.PluginDisabled, "plugins are off ([plugins] enabled = false in %s)", config.Path(f.Getenv))
 	}
 	all, err := plugins.Load(f.Getenv)
 	if err != nil {
-		return plugins.Plugin{}, "", Errorf(CodePluginRegistry, "%v", err)
+		return plugins.Plugin{}, "", Errorf(coded.PluginRegistry, "%v", err)
 	}
 	for _, p := range all {
 		if p.ID != id {
 			continue
 		}
 		if !p.OK() {
-			return p, "", Errorf(CodePluginInvalid, "plugin %s cannot run: %v", id, p.Problems[0])
+			return p, "", Errorf(coded.PluginInvalid, "plugin %s cannot run: %v", id, p.Problems[0])
 		}
 		if !p.Enabled {
-			return p, "", Errorf(CodePluginDisabled, "plugin %s is disabled: taw plugin enable %s", id, id)
+			return p, "", Errorf(coded.PluginDisabled, "plugin %s is disabled: taw plugin enable %s", id, id)
 		}
 		return p, entry, nil
 	}
-	return plugins.Plugin{}, "", Errorf(CodePluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
+	return plugins.Plugin{}, "", Errorf(coded.PluginNotFound, "no plugin %q is linked: taw plugin list shows the linked ones", id)
 }
 
 // invocation names the pane a command runs for: --pane, else the calling pane, else none.
@@ -139,7 +129,7 @@ func paneIDs(ctx context.Context, c *tmux.Client, id string) (spawn.Invocation, 
 	}
 	fields := strings.Fields(out)
 	if len(fields) != 3 || fields[0] != id {
-		return spawn.Invocation{}, Errorf(CodePaneNotFound, "can't find pane: %s", id)
+		return spawn.Invocation{}, Errorf(tmux.CodePaneNotFound, "can't find pane: %s", id)
 	}
 	return spawn.Invocation{PaneID: fields[0], WindowID: fields[1], SessionID: fields[2]}, nil
 }

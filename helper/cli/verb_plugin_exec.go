@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/spawn"
 	"github.com/urfave/cli/v2"
@@ -33,7 +34,7 @@ var execProcess = syscall.Exec
 func pluginExecRun(ctx context.Context, f *Factory, id, entry, pane string, argv []string) error {
 	all, err := plugins.Load(f.Getenv)
 	if err != nil {
-		return Errorf(CodePluginRegistry, "%v", err)
+		return Errorf(coded.PluginRegistry, "%v", err)
 	}
 	var p *plugins.Plugin
 	for i := range all {
@@ -42,7 +43,7 @@ func pluginExecRun(ctx context.Context, f *Factory, id, entry, pane string, argv
 		}
 	}
 	if p == nil {
-		return Errorf(CodePluginNotFound, "no plugin %q is linked", id)
+		return Errorf(coded.PluginNotFound, "no plugin %q is linked", id)
 	}
 	kind, entryID, _ := strings.Cut(entry, ":")
 	extra := map[string]string{"TAW_PLUGIN_ENTRY": entryID, "HERDR_PLUGIN_ENTRYPOINT_ID": entryID}
@@ -69,11 +70,11 @@ func pluginExecRun(ctx context.Context, f *Factory, id, entry, pane string, argv
 	path := argv[0]
 	if !strings.Contains(path, "/") {
 		if path, err = lookPathIn(argv[0], env); err != nil {
-			return Errorf(CodePluginCommandFailed, "plugin %s %s: %v", id, entry, err)
+			return Errorf(coded.PluginCommandFailed, "plugin %s %s: %v", id, entry, err)
 		}
 	}
 	if err := execProcess(path, argv, env); err != nil {
-		return Errorf(CodePluginCommandFailed, "plugin %s %s: cannot run %s: %v", id, entry, argv[0], err)
+		return Errorf(coded.PluginCommandFailed, "plugin %s %s: cannot run %s: %v", id, entry, argv[0], err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/plugins"
 	"github.com/taw-tmux/taw/helper/shellquote"
@@ -49,7 +50,7 @@ func pluginEntry[E any](p plugins.Plugin, kind string, entries []E, id string, i
 		}
 	}
 	if found == nil {
-		return nil, Errorf(CodePluginNotFound, "plugin %s has no %s %q", p.ID, kind, id)
+		return nil, Errorf(coded.PluginNotFound, "plugin %s has no %s %q", p.ID, kind, id)
 	}
 	return found, nil
 }
@@ -81,7 +82,7 @@ func pluginActionRun(ctx context.Context, f *Factory, p plugins.Plugin, id, pane
 	}
 	r := spawn.Supervise(ctx, job, nil, f.IO.Out, f.IO.ErrOut)
 	if r.Err != nil {
-		return Errorf(CodePluginCommandFailed, "plugin %s action %s: %v", p.ID, id, r.Err)
+		return Errorf(coded.PluginCommandFailed, "plugin %s action %s: %v", p.ID, id, r.Err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/popup"
 	"github.com/taw-tmux/taw/helper/shellquote"
@@ -54,7 +55,7 @@ func popupRun(ctx context.Context, f *Factory, opts *popupOptions) error {
 	in, okIn := f.IO.In.(*os.File)
 	out, okOut := f.IO.Out.(*os.File)
 	if !okIn || !okOut || !f.IO.StdoutTTY {
-		return Errorf(CodeInvalidArgument, "taw popup draws on a terminal and this is not one: press the popup key (prefix + A, or the key set in @agent-wizard-popup-key) or run taw popup --open")
+		return Errorf(coded.InvalidArgument, "taw popup draws on a terminal and this is not one: press the popup key (prefix + A, or the key set in @agent-wizard-popup-key) or run taw popup --open")
 	}
 	c := f.Tmux()
 	ctx, cancel := context.WithCancel(ctx)

@@ -14,13 +14,6 @@ const (
 	flagSessionBackup = "backup"
 )
 
-// Error codes of the session verbs.
-const (
-	CodeSaveNotFound = session.CodeNotFound // no save by that name (or no such earlier copy)
-	CodeSaveInvalid  = session.CodeInvalid  // the file is not a save this taw can read
-	CodeSaveEmpty    = session.CodeEmpty    // a save of no panes would replace one with panes
-)
-
 func newSessionCommand(f *Factory) *cli.Command {
 	return group("session", "save and restore tmux sessions, each agent resumed in its own pane",
 		verb("save", "[--name <name>] [--force] [--json]", "save every session, window and pane, with each pane's agent and resume command",

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/session"
 	"github.com/urfave/cli/v2"
@@ -43,19 +44,19 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	}
 	r, err := filelock.OpenRegular(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Errorf(CodeSaveNotFound, "no tmux-resurrect save at %s: name the file, such as ~/.local/share/tmux/resurrect/last", file)
+		return Errorf(coded.SaveNotFound, "no tmux-resurrect save at %s: name the file, such as ~/.local/share/tmux/resurrect/last", file)
 	}
 	var notRegular *filelock.NotRegularError
 	if errors.As(err, &notRegular) {
 		return Errorf(notRegular.ErrorCode(), "read %s: %v", file, err)
 	}
 	if err != nil {
-		return Errorf(CodeInvalidArgument, "read %s: %v", file, err)
+		return Errorf(coded.InvalidArgument, "read %s: %v", file, err)
 	}
 	defer r.Close()
 	doc, notes, err := session.ParseResurrect(r, f.Now())
 	if errors.Is(err, bufio.ErrTooLong) {
-		return Errorf(CodeSaveInvalid, "not a tmux-resurrect save: %s has a line over 4 MiB", file)
+		return Errorf(coded.SaveInvalid, "not a tmux-resurrect save: %s has a line over 4 MiB", file)
 	}
 	if err != nil {
 		return err
@@ -63,7 +64,7 @@ func sessionImportRun(f *Factory, opts *sessionImportOptions) error {
 	// An import of nothing would write a save that restores nothing, under a name a later
 	// import or restore trusts: only with --force, as for a save of no panes.
 	if len(doc.Sessions) == 0 && !opts.Force {
-		return Errorf(CodeSaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last (--force imports it anyway)", file)
+		return Errorf(coded.SaveEmpty, "%s holds no pane to import: name a tmux-resurrect save, such as ~/.local/share/tmux/resurrect/last (--force imports it anyway)", file)
 	}
 	return writeSave(f, sessionStore(f), opts.Name, doc, opts.Force, opts.JSON, notes)
 }

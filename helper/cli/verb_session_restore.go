@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/config"
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/session"
@@ -42,13 +43,13 @@ func sessionRestoreFlags() []cli.Flag {
 func (f *Factory) sessionRestore(c *cli.Context) error {
 	opts := &sessionRestoreOptions{Name: c.String(flagSessionName), Backup: c.Int(flagSessionBackup), Wait: c.Duration(flagWait), JSON: c.Bool(flagJSON)}
 	if opts.Wait <= 0 || opts.Wait > maxRestorePromptWait {
-		return Errorf(CodeInvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)
+		return Errorf(coded.InvalidArgument, "invalid --wait %s: give a duration above 0 and at most %s, such as 30s", opts.Wait, maxRestorePromptWait)
 	}
 	if err := session.CheckName(opts.Name); err != nil {
 		return err
 	}
 	if opts.Backup < 0 || opts.Backup > session.MaxBackups {
-		return Errorf(CodeInvalidArgument, "invalid --backup %d: give 1 for the newest earlier copy, up to %d", opts.Backup, session.MaxBackups)
+		return Errorf(coded.InvalidArgument, "invalid --backup %d: give 1 for the newest earlier copy, up to %d", opts.Backup, session.MaxBackups)
 	}
 	return f.runOr(opts, func() error { return sessionRestoreRun(c.Context, f, opts) })
 }
@@ -104,7 +105,7 @@ func restoreDocument(ctx context.Context, f *Factory, doc *session.Document, wai
 	c := f.Tmux()
 	live, err := session.ReadLive(ctx, c)
 	var terr *tmux.Error
-	noServer := errors.As(err, &terr) && terr.Code == CodeServerNotRunning
+	noServer := errors.As(err, &terr) && terr.Code == tmux.CodeServerNotRunning
 	if noServer {
 		// After a reboot: the restore's first new-session starts the server.
 		live, err = session.NoServer(), nil

@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // parsedSession is what one command line parsed to, in place of running it.
@@ -17,16 +17,9 @@ type parsedSession struct {
 
 func sessionTestApp(t *testing.T, args string) (parsedSession, error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	f := &Factory{Getenv: func(string) string { return "" }, IO: IO{Out: &out, ErrOut: &errOut}}
-	var save *sessionSaveOptions
-	var restore *sessionRestoreOptions
-	var del *sessionDeleteOptions
-	var imp *sessionImportOptions
-	f.parsed = parsedInto(&save, &restore, &del, &imp)
-	app := NewApp(f)
-	err := app.Run(intersperse(app, strings.Fields(args)))
-	return parsedSession{save, restore, del, imp}, err
+	var p parsedSession
+	err := parseArgs(t, nil, args, parsedInto(&p.save, &p.restore, &p.del, &p.imp))
+	return p, err
 }
 
 func TestNewSessionCommands(t *testing.T) {
@@ -56,17 +49,17 @@ func TestNewSessionCommands(t *testing.T) {
 	}
 
 	for _, tt := range []struct{ args, code string }{
-		{"taw session save extra", CodeUsage},
-		{"taw session save --name ../x", CodeInvalidArgument},
-		{"taw session restore --backup -1", CodeInvalidArgument},
-		{"taw session restore --wait 0s", CodeInvalidArgument},
-		{"taw session delete", CodeUsage},
-		{"taw session delete a b", CodeUsage},
-		{"taw session import-resurrect a b", CodeUsage},
-		{"taw session nope", CodeUsage},
-		{"taw session paint", CodeUsage},
-		{"taw session paint a b", CodeUsage},
-		{"taw session restore-on-start extra", CodeUsage},
+		{"taw session save extra", coded.Usage},
+		{"taw session save --name ../x", coded.InvalidArgument},
+		{"taw session restore --backup -1", coded.InvalidArgument},
+		{"taw session restore --wait 0s", coded.InvalidArgument},
+		{"taw session delete", coded.Usage},
+		{"taw session delete a b", coded.Usage},
+		{"taw session import-resurrect a b", coded.Usage},
+		{"taw session nope", coded.Usage},
+		{"taw session paint", coded.Usage},
+		{"taw session paint a b", coded.Usage},
+		{"taw session restore-on-start extra", coded.Usage},
 	} {
 		if _, err := sessionTestApp(t, tt.args); err == nil || AsError(err).Code != tt.code {
 			t.Errorf("%s: %v, want code %s", tt.args, err, tt.code)

@@ -10,6 +10,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // Problem is one thing wrong at a place in a file taw reads (its config, a plugin's manifest, a
@@ -28,11 +29,8 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("%s: %s", p.Path, p.Message)
 }
 
-// CodeInvalid is the stable code of every problem in a file taw reads as configuration.
-const CodeInvalid = "config_invalid"
-
 // ErrorCode is the stable code of every configuration problem.
-func (p *Problem) ErrorCode() string { return CodeInvalid }
+func (p *Problem) ErrorCode() string { return coded.ConfigInvalid }
 
 // maxProblems bounds how many bad lines one file reports: past that the file is not worth
 // reading line by line.

@@ -22,12 +22,15 @@ func TestUnsafe(t *testing.T) {
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"a\x1b[31mb":       "a [31mb",
-		"x\u009b201~y":     "x 201~y",
-		"abc\u202edef":     "abcdef",
-		"ok\xffthen":       "okthen",
-		"line\nnext\ttab":  "line next tab",
-		"plain ünïcødé 日本": "plain ünïcødé 日本",
+		"a\x1b[31mb":           "a [31mb",
+		"x\u009b201~y":         "x 201~y",
+		"abc\u202edef":         "abcdef",
+		"ok\xffthen":           "okthen",
+		"line\nnext\ttab":      "line next tab",
+		"plain ünïcødé 日本":     "plain ünïcødé 日本",
+		"":                     "",
+		"\x1b]0;title\x07done": " ]0;title done",
+		"\u0085next line":      " next line",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)

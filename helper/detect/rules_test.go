@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/config"
 )
 
@@ -271,7 +272,7 @@ func TestClassifyUnknownAgents(t *testing.T) {
 func TestRuleFileProblemIsAConfigProblem(t *testing.T) {
 	_, err := ParseRules("claude.toml", []byte("format = 1\nagent = \"claude\"\n[[rule]]\nid = \"Bad Id\"\n"))
 	var p *config.Problem
-	if !errors.As(err, &p) || p.Path != "claude.toml" || p.Line == 0 || p.ErrorCode() != config.CodeInvalid {
+	if !errors.As(err, &p) || p.Path != "claude.toml" || p.Line == 0 || p.ErrorCode() != coded.ConfigInvalid {
 		t.Fatalf("ParseRules = %#v, want a *config.Problem at a line of claude.toml", err)
 	}
 }

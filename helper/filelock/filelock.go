@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // BusyError says another holder kept the lock for longer than the wait.
@@ -23,11 +25,8 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is held by another writer for more than %s; try again (a stopped process may be holding it)", e.Path, e.Wait)
 }
 
-// CodeBusy is the stable code of a lock not taken in time.
-const CodeBusy = "busy"
-
 // ErrorCode is the stable code of a lock not taken in time.
-func (e *BusyError) ErrorCode() string { return CodeBusy }
+func (e *BusyError) ErrorCode() string { return coded.Busy }
 
 // pollEvery is how often Poll tries again: short beside the waits it serves, long enough that a
 // waiter costs nothing.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taw-tmux/taw/helper/agentctl"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/integration"
 	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
@@ -38,6 +39,15 @@ func decode(method string, params json.RawMessage, v any) *Error {
 		return errorf(CodeInvalidRequest, "invalid request: params of %s: %s", method, jsonProblem(err))
 	}
 	return nil
+}
+
+// decodeNeed is decode, then need of the one field the method cannot do without: value points
+// into v.
+func decodeNeed(method string, params json.RawMessage, v any, field string, value *string) *Error {
+	if e := decode(method, params, v); e != nil {
+		return e
+	}
+	return need(method, field, *value)
 }
 
 func need(method, field, v string) *Error {
@@ -98,9 +108,9 @@ func asError(err error) *Error {
 		return tmuxError(err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errorf(agentctl.CodeTimeout, "timed out")
+		return errorf(coded.Timeout, "timed out")
 	}
-	if code := agentctl.CodeOf(err); code != "" {
+	if code := coded.CodeOf(err); code != "" {
 		return errorf(code, "%s", err.Error())
 	}
 	return errorf(CodeInternal, "%s", err.Error())

@@ -160,10 +160,7 @@ func (h *Handler) agentWait(ctx context.Context, peer Peer, params json.RawMessa
 // herdr's name is not kept: the agent goes by its pane, or by its kind when it runs alone.
 func (h *Handler) agentStart(ctx context.Context, peer Peer, params json.RawMessage) (any, *Error) {
 	var p agentParams
-	if e := decode("agent.start", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("agent.start", "kind", p.Kind); e != nil {
+	if e := decodeNeed("agent.start", params, &p, "kind", &p.Kind); e != nil {
 		return nil, e
 	}
 	if e := need("agent.start", "pane_id", p.PaneID); e != nil {

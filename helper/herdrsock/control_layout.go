@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
 )
@@ -114,10 +115,7 @@ func (h *Handler) workspaceList(ctx context.Context, _ Peer, params json.RawMess
 
 func (h *Handler) workspaceGet(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("workspace.get", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("workspace.get", "workspace_id", p.WorkspaceID); e != nil {
+	if e := decodeNeed("workspace.get", params, &p, "workspace_id", &p.WorkspaceID); e != nil {
 		return nil, e
 	}
 	w, e := h.workspace(ctx, p.WorkspaceID)
@@ -163,10 +161,7 @@ func (h *Handler) workspaceCreate(ctx context.Context, _ Peer, params json.RawMe
 
 func (h *Handler) workspaceFocus(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("workspace.focus", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("workspace.focus", "workspace_id", p.WorkspaceID); e != nil {
+	if e := decodeNeed("workspace.focus", params, &p, "workspace_id", &p.WorkspaceID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().Focus(ctx, p.WorkspaceID, ""); err != nil {
@@ -181,10 +176,7 @@ func (h *Handler) workspaceFocus(ctx context.Context, _ Peer, params json.RawMes
 
 func (h *Handler) workspaceRename(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("workspace.rename", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("workspace.rename", "workspace_id", p.WorkspaceID); e != nil {
+	if e := decodeNeed("workspace.rename", params, &p, "workspace_id", &p.WorkspaceID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().RenameSession(ctx, p.WorkspaceID, trimmed(p.Label)); err != nil {
@@ -199,10 +191,7 @@ func (h *Handler) workspaceRename(ctx context.Context, _ Peer, params json.RawMe
 
 func (h *Handler) workspaceClose(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("workspace.close", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("workspace.close", "workspace_id", p.WorkspaceID); e != nil {
+	if e := decodeNeed("workspace.close", params, &p, "workspace_id", &p.WorkspaceID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().KillSession(ctx, p.WorkspaceID); err != nil {
@@ -241,10 +230,7 @@ func (h *Handler) tabList(ctx context.Context, _ Peer, params json.RawMessage) (
 
 func (h *Handler) tabGet(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("tab.get", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("tab.get", "tab_id", p.TabID); e != nil {
+	if e := decodeNeed("tab.get", params, &p, "tab_id", &p.TabID); e != nil {
 		return nil, e
 	}
 	t, e := h.tab(ctx, p.TabID)
@@ -272,10 +258,7 @@ func (h *Handler) tabCreate(ctx context.Context, peer Peer, params json.RawMessa
 
 func (h *Handler) tabFocus(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("tab.focus", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("tab.focus", "tab_id", p.TabID); e != nil {
+	if e := decodeNeed("tab.focus", params, &p, "tab_id", &p.TabID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().Focus(ctx, p.TabID, ""); err != nil {
@@ -290,10 +273,7 @@ func (h *Handler) tabFocus(ctx context.Context, _ Peer, params json.RawMessage) 
 
 func (h *Handler) tabRename(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("tab.rename", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("tab.rename", "tab_id", p.TabID); e != nil {
+	if e := decodeNeed("tab.rename", params, &p, "tab_id", &p.TabID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().RenameWindow(ctx, p.TabID, trimmed(p.Label)); err != nil {
@@ -308,10 +288,7 @@ func (h *Handler) tabRename(ctx context.Context, _ Peer, params json.RawMessage)
 
 func (h *Handler) tabClose(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("tab.close", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("tab.close", "tab_id", p.TabID); e != nil {
+	if e := decodeNeed("tab.close", params, &p, "tab_id", &p.TabID); e != nil {
 		return nil, e
 	}
 	if err := h.panes().KillWindow(ctx, p.TabID); err != nil {
@@ -431,15 +408,12 @@ func (h *Handler) worktreeOpen(ctx context.Context, peer Peer, params json.RawMe
 			}{worktreeCreated{Type: "worktree_opened", Workspace: w.Workspace, Tab: w.Tab, RootPane: w.RootPane, Worktree: wt}, already}, nil
 		}
 	}
-	return nil, errorf(panectl.CodeNotFound, "no worktree of that repository has that path or branch (see worktree.list)")
+	return nil, errorf(coded.NotFound, "no worktree of that repository has that path or branch (see worktree.list)")
 }
 
 func (h *Handler) worktreeRemove(ctx context.Context, _ Peer, params json.RawMessage) (any, *Error) {
 	var p layoutParams
-	if e := decode("worktree.remove", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("worktree.remove", "workspace_id", p.WorkspaceID); e != nil {
+	if e := decodeNeed("worktree.remove", params, &p, "workspace_id", &p.WorkspaceID); e != nil {
 		return nil, e
 	}
 	path, err := h.panes().RemoveWorktree(ctx, p.WorkspaceID, p.Force)

@@ -67,10 +67,7 @@ func (h *Handler) paneTarget(ctx context.Context, peer Peer, method string, para
 
 func (h *Handler) paneSplit(ctx context.Context, peer Peer, params json.RawMessage) (any, *Error) {
 	var p paneParams
-	if e := decode("pane.split", params, &p); e != nil {
-		return nil, e
-	}
-	if e := need("pane.split", "direction", p.Direction); e != nil {
+	if e := decodeNeed("pane.split", params, &p, "direction", &p.Direction); e != nil {
 		return nil, e
 	}
 	named := p.TargetPaneID

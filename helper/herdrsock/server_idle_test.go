@@ -1,10 +1,7 @@
 package herdrsock
 
 import (
-	"context"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,23 +10,8 @@ import (
 // 2,000 connections of the same user that never send a line do not keep a ping waiting: it is
 // answered before any of them has been given up for its silence (readTimeout).
 func TestPingPromptWithIdleConnections(t *testing.T) {
-	dir, err := os.MkdirTemp("/tmp", "hs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "taw", "h.sock")
-	ln, err := Listen(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, &Handler{Version: "test"}) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	path, ln := listening(t)
+	defer serving(ln)()
 
 	var idle []net.Conn
 	defer func() {

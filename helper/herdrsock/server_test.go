@@ -29,26 +29,42 @@ func call(t *testing.T, path, line string) (answer string, closed bool) {
 	return strings.TrimSpace(answer), err != nil
 }
 
+// listening is a listener on a socket in a folder of its own under /tmp, where a socket's path
+// stays short enough; the folder goes when the test ends.
+func listening(t *testing.T) (path string, ln *Listener) {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "hs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path = filepath.Join(dir, "taw", "h.sock")
+	if ln, err = Listen(path); err != nil {
+		t.Fatal(err)
+	}
+	return path, ln
+}
+
+// serving serves ln with a test handler until the returned stop, which says how Serve ended.
+func serving(ln *Listener) (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, &Handler{Version: "test"}) }()
+	return func() error {
+		cancel()
+		return <-done
+	}
+}
+
 func TestServe(t *testing.T) {
-	dir, err := os.MkdirTemp("", "hs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "taw", "h.sock")
-	ln, err := Listen(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, ln := listening(t)
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("socket mode: %v %v", fi.Mode(), err)
 	}
 	if _, err := Listen(path); err == nil || !strings.Contains(err.Error(), "already serves") {
 		t.Errorf("second listener: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, &Handler{Version: "test"}) }()
+	stop := serving(ln)
 
 	tests := []struct{ line, want string }{
 		{`{"id":"p","method":"ping","params":{}}`, `{"id":"p","result":{"type":"pong","version":"taw test","protocol":20}}`},
@@ -68,8 +84,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("%s: connection left open after the answer", tt.line)
 		}
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
 	ln.Close()

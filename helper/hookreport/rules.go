@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/taw-tmux/taw/helper/agents"
+	"github.com/taw-tmux/taw/helper/ctrl"
 	"github.com/taw-tmux/taw/helper/prompt"
-	"github.com/taw-tmux/taw/helper/report"
 )
 
 // States an action reports.
@@ -265,7 +265,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // clip makes s one printable line of at most maxMessage bytes, cut at a character boundary with
 // an ellipsis.
 func clip(s string) string {
-	s = oneLine(report.Printable(s))
+	s = oneLine(ctrl.Printable(s))
 	if len(s) <= maxMessage {
 		return s
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/taw-tmux/taw/helper/agentctl"
 	"github.com/taw-tmux/taw/helper/attention"
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panectl"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
@@ -95,7 +96,7 @@ func agentOf(p panestate.Pane) Agent {
 
 // failure is a tool's error as the client reads it: the code first.
 func failure(err error) error {
-	if code := agentctl.CodeOf(err); code != "" {
+	if code := coded.CodeOf(err); code != "" {
 		return fmt.Errorf("%s: %v", code, err)
 	}
 	return err

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/taw-tmux/taw/helper/agentctl"
@@ -11,19 +12,24 @@ import (
 )
 
 type (
-	noInput     struct{}
-	targetInput struct {
+	noInput struct{}
+	// agentTarget is the agent a tool acts on.
+	agentTarget struct {
 		Target string `json:"target" jsonschema:"the agent: its pane (%N, session:window.pane) or its name when only one runs"`
 	}
-	readInput struct {
-		Target string `json:"target" jsonschema:"the agent: its pane or its name"`
-		Lines  int    `json:"lines,omitempty" jsonschema:"the last n lines, with the history; 0 for the visible screen"`
-	}
-	waitInput struct {
-		Target         string   `json:"target" jsonschema:"the agent: its pane or its name"`
+	// waitEnd says when a wait ends: agent_wait's, and agent_prompt's with wait.
+	waitEnd struct {
 		Until          []string `json:"until,omitempty" jsonschema:"states that end the wait: idle, done, working, blocked, unknown (default idle, done, blocked)"`
 		TimeoutSeconds float64  `json:"timeout_seconds,omitempty" jsonschema:"give up after this many seconds (default 300, at most 3600)"`
-		Changed        bool     `json:"changed,omitempty" jsonschema:"count only a state reached after the wait starts"`
+	}
+	readInput struct {
+		agentTarget
+		Lines int `json:"lines,omitempty" jsonschema:"the last n lines, with the history; 0 for the visible screen"`
+	}
+	waitInput struct {
+		agentTarget
+		waitEnd
+		Changed bool `json:"changed,omitempty" jsonschema:"count only a state reached after the wait starts"`
 	}
 	paneReadInput struct {
 		Pane   string `json:"pane" jsonschema:"the pane: %N or session:window.pane"`
@@ -45,18 +51,17 @@ type (
 		Agent   *Agent `json:"agent,omitempty" jsonschema:"the agent once ready"`
 	}
 	promptInput struct {
-		Target         string   `json:"target" jsonschema:"the agent: its pane or its name"`
-		Text           string   `json:"text" jsonschema:"the prompt"`
-		Wait           bool     `json:"wait,omitempty" jsonschema:"then wait for a state reached after the prompt"`
-		Until          []string `json:"until,omitempty" jsonschema:"with wait: the states that end it (default idle, done, blocked)"`
-		TimeoutSeconds float64  `json:"timeout_seconds,omitempty" jsonschema:"with wait: give up after this many seconds (default 300)"`
+		agentTarget
+		Text string `json:"text" jsonschema:"the prompt"`
+		Wait bool   `json:"wait,omitempty" jsonschema:"then wait for a state reached after the prompt, as until and timeout_seconds say"`
+		waitEnd
 	}
 	promptOutput struct {
 		Sent  bool   `json:"sent"`
 		Agent *Agent `json:"agent,omitempty" jsonschema:"with wait: the agent when the wait ended"`
 	}
 	answerInput struct {
-		Target string `json:"target" jsonschema:"the blocked agent: its pane or its name"`
+		agentTarget
 		Option int    `json:"option,omitempty" jsonschema:"the number of the option to pick"`
 		Yes    bool   `json:"yes,omitempty" jsonschema:"pick the option that says yes"`
 		No     bool   `json:"no,omitempty" jsonschema:"pick the option that says no"`
@@ -100,7 +105,7 @@ func (t *tools) agentList(ctx context.Context, _ *mcp.CallToolRequest, _ noInput
 	return nil, out, nil
 }
 
-func (t *tools) agentGet(ctx context.Context, _ *mcp.CallToolRequest, in targetInput) (*mcp.CallToolResult, Agent, error) {
+func (t *tools) agentGet(ctx context.Context, _ *mcp.CallToolRequest, in agentTarget) (*mcp.CallToolResult, Agent, error) {
 	p, err := t.agents.Resolve(ctx, in.Target)
 	if err != nil {
 		return nil, Agent{}, failure(err)
@@ -127,20 +132,18 @@ func (t *tools) agentRead(ctx context.Context, _ *mcp.CallToolRequest, in readIn
 	return nil, textOutput{PaneID: p.ID, Text: text}, nil
 }
 
-func checkUntil(until []string) error {
-	for _, s := range until {
+// check is the wait's time limit, once every state it names is one a wait takes.
+func (w waitEnd) check() (time.Duration, error) {
+	for _, s := range w.Until {
 		if !agentctl.ValidUntil(s) {
-			return fmt.Errorf("invalid_argument: until %q (expected idle, done, working, blocked or unknown)", s)
+			return 0, fmt.Errorf("invalid_argument: until %q (expected idle, done, working, blocked or unknown)", s)
 		}
 	}
-	return nil
+	return waitFor(w.TimeoutSeconds)
 }
 
 func (t *tools) agentWait(ctx context.Context, _ *mcp.CallToolRequest, in waitInput) (*mcp.CallToolResult, Agent, error) {
-	if err := checkUntil(in.Until); err != nil {
-		return nil, Agent{}, err
-	}
-	d, err := waitFor(in.TimeoutSeconds)
+	d, err := in.check()
 	if err != nil {
 		return nil, Agent{}, err
 	}
@@ -216,10 +219,7 @@ func (t *tools) agentStart(ctx context.Context, _ *mcp.CallToolRequest, in start
 }
 
 func (t *tools) agentPrompt(ctx context.Context, _ *mcp.CallToolRequest, in promptInput) (*mcp.CallToolResult, promptOutput, error) {
-	if err := checkUntil(in.Until); err != nil {
-		return nil, promptOutput{}, err
-	}
-	d, err := waitFor(in.TimeoutSeconds)
+	d, err := in.check()
 	if err != nil {
 		return nil, promptOutput{}, err
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // Limits of what one call types or starts.
@@ -31,11 +33,11 @@ func hasControl(s string, allowed string) bool {
 func CheckText(what, s string) error {
 	switch {
 	case !utf8.ValidString(s):
-		return errorf(CodeInvalidArgument, "%s is not valid UTF-8", what)
+		return coded.Errorf(coded.InvalidArgument, "%s is not valid UTF-8", what)
 	case len(s) > MaxText:
-		return errorf(CodeInvalidArgument, "%s is %d bytes; at most %d fit", what, len(s), MaxText)
+		return coded.Errorf(coded.InvalidArgument, "%s is %d bytes; at most %d fit", what, len(s), MaxText)
 	case hasControl(s, "\n\t"):
-		return errorf(CodeInvalidArgument, "%s holds a control character: send it as keys (send_keys)", what)
+		return coded.Errorf(coded.InvalidArgument, "%s holds a control character: send it as keys (send_keys)", what)
 	}
 	return nil
 }
@@ -45,13 +47,13 @@ func CheckText(what, s string) error {
 func CheckLabel(label string, session bool) error {
 	switch {
 	case !utf8.ValidString(label) || hasControl(label, ""):
-		return errorf(CodeInvalidArgument, "invalid label %q: it holds a control character", label)
+		return coded.Errorf(coded.InvalidArgument, "invalid label %q: it holds a control character", label)
 	case len(label) > MaxLabel:
-		return errorf(CodeInvalidArgument, "invalid label: %d bytes; at most %d", len(label), MaxLabel)
+		return coded.Errorf(coded.InvalidArgument, "invalid label: %d bytes; at most %d", len(label), MaxLabel)
 	case strings.TrimSpace(label) == "":
-		return errorf(CodeInvalidArgument, "invalid label: it is empty")
+		return coded.Errorf(coded.InvalidArgument, "invalid label: it is empty")
 	case session && strings.ContainsAny(label, ":."):
-		return errorf(CodeInvalidArgument, "invalid label %q: a session's name cannot hold ':' or '.'", label)
+		return coded.Errorf(coded.InvalidArgument, "invalid label %q: a session's name cannot hold ':' or '.'", label)
 	}
 	return nil
 }
@@ -59,14 +61,14 @@ func CheckLabel(label string, session bool) error {
 // CheckArgv refuses a command that cannot be started as it is.
 func CheckArgv(argv []string) error {
 	if len(argv) > MaxArgv {
-		return errorf(CodeInvalidArgument, "the command has %d words; at most %d", len(argv), MaxArgv)
+		return coded.Errorf(coded.InvalidArgument, "the command has %d words; at most %d", len(argv), MaxArgv)
 	}
 	if len(argv) > 0 && argv[0] == "" {
-		return errorf(CodeInvalidArgument, "the command's program is empty")
+		return coded.Errorf(coded.InvalidArgument, "the command's program is empty")
 	}
 	for _, a := range argv {
 		if !utf8.ValidString(a) || strings.ContainsRune(a, 0) || len(a) > MaxArg {
-			return errorf(CodeInvalidArgument, "the command's word %q is not plain text of at most %d bytes", a, MaxArg)
+			return coded.Errorf(coded.InvalidArgument, "the command's word %q is not plain text of at most %d bytes", a, MaxArg)
 		}
 	}
 	return nil
@@ -76,14 +78,14 @@ func CheckArgv(argv []string) error {
 // control characters.
 func CheckEnv(env map[string]string) error {
 	if len(env) > MaxEnv {
-		return errorf(CodeInvalidArgument, "%d variables; at most %d", len(env), MaxEnv)
+		return coded.Errorf(coded.InvalidArgument, "%d variables; at most %d", len(env), MaxEnv)
 	}
 	for k, v := range env {
 		if !envName.MatchString(k) {
-			return errorf(CodeInvalidArgument, "invalid variable name %q (letters, digits and _, not starting with a digit)", k)
+			return coded.Errorf(coded.InvalidArgument, "invalid variable name %q (letters, digits and _, not starting with a digit)", k)
 		}
 		if !utf8.ValidString(v) || hasControl(v, "") || len(v) > MaxArg {
-			return errorf(CodeInvalidArgument, "invalid value of %s: plain text of at most %d bytes", k, MaxArg)
+			return coded.Errorf(coded.InvalidArgument, "invalid value of %s: plain text of at most %d bytes", k, MaxArg)
 		}
 	}
 	return nil
@@ -93,14 +95,14 @@ func CheckEnv(env map[string]string) error {
 // caller's folder to read them from).
 func CheckDir(dir string) (string, error) {
 	if !filepath.IsAbs(dir) {
-		return "", errorf(CodeInvalidArgument, "invalid cwd %q: give an absolute path", dir)
+		return "", coded.Errorf(coded.InvalidArgument, "invalid cwd %q: give an absolute path", dir)
 	}
 	if hasControl(dir, "") {
-		return "", errorf(CodeInvalidArgument, "invalid cwd: it holds a control character")
+		return "", coded.Errorf(coded.InvalidArgument, "invalid cwd: it holds a control character")
 	}
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
-		return "", errorf(CodeInvalidArgument, "invalid cwd %q: no such folder", dir)
+		return "", coded.Errorf(coded.InvalidArgument, "invalid cwd %q: no such folder", dir)
 	}
 	return filepath.Clean(dir), nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // namedKeys are herdr's key names and the tmux keys they send.
@@ -22,16 +24,16 @@ var namedKeys = map[string]string{
 // one that does not read refuses the whole call.
 func TmuxKeys(combos []string) ([]string, error) {
 	if len(combos) == 0 {
-		return nil, errorf(CodeInvalidArgument, "no keys: name at least one (enter, esc, ctrl+c, a, ...)")
+		return nil, coded.Errorf(coded.InvalidArgument, "no keys: name at least one (enter, esc, ctrl+c, a, ...)")
 	}
 	if len(combos) > 512 {
-		return nil, errorf(CodeInvalidArgument, "%d keys; at most 512 a call", len(combos))
+		return nil, coded.Errorf(coded.InvalidArgument, "%d keys; at most 512 a call", len(combos))
 	}
 	out := make([]string, 0, len(combos))
 	for _, c := range combos {
 		k, ok := tmuxKey(c)
 		if !ok {
-			return nil, errorf(CodeInvalidArgument, "invalid key %q (expected a key such as a, enter, esc, tab, up, f1, ctrl+c, alt+x or shift+tab); nothing sent", c)
+			return nil, coded.Errorf(coded.InvalidArgument, "invalid key %q (expected a key such as a, enter, esc, tab, up, f1, ctrl+c, alt+x or shift+tab); nothing sent", c)
 		}
 		out = append(out, k)
 	}

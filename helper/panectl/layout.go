@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
@@ -37,22 +38,29 @@ func (c *Ctl) Sessions(ctx context.Context) ([]Session, error) {
 		return nil, err
 	}
 	active := map[string]string{}
-	for _, row := range strings.Split(act, "\n") {
-		if f := tmux.DecodeRow(row); len(f) == 3 && f[2] == "1" {
+	for _, f := range rows(act, 3) {
+		if f[2] == "1" {
 			active[f[0]] = f[1]
 		}
 	}
 	var out2 []Session
-	for _, row := range strings.Split(out, "\n") {
-		f := tmux.DecodeRow(row)
-		if len(f) != 5 {
-			continue
-		}
+	for _, f := range rows(out, 5) {
 		n, _ := strconv.Atoi(f[2])
 		a, _ := strconv.Atoi(f[1])
 		out2 = append(out2, Session{ID: f[0], Name: f[4], Number: len(out2) + 1, Attached: a > 0, Windows: n, ActiveWindow: active[f[0]], Path: f[3]})
 	}
 	return out2, nil
+}
+
+// rows are the fields of each row of a tmux listing made with tmux.Row, the rows of n fields.
+func rows(out string, n int) [][]string {
+	var all [][]string
+	for _, row := range strings.Split(out, "\n") {
+		if f := tmux.DecodeRow(row); len(f) == n {
+			all = append(all, f)
+		}
+	}
+	return all
 }
 
 // Session is one session, by id or name.
@@ -66,7 +74,7 @@ func (c *Ctl) Session(ctx context.Context, id string) (Session, error) {
 			return s, nil
 		}
 	}
-	return Session{}, errorf(CodeNotFound, "workspace %s not found", id)
+	return Session{}, coded.Errorf(coded.NotFound, "workspace %s not found", id)
 }
 
 // Windows lists the windows of a session ("" for every session).
@@ -80,11 +88,7 @@ func (c *Ctl) Windows(ctx context.Context, session string) ([]Window, error) {
 		return nil, err
 	}
 	var ws []Window
-	for _, row := range strings.Split(out, "\n") {
-		f := tmux.DecodeRow(row)
-		if len(f) != 6 {
-			continue
-		}
+	for _, f := range rows(out, 6) {
 		idx, _ := strconv.Atoi(f[2])
 		n, _ := strconv.Atoi(f[4])
 		ws = append(ws, Window{ID: f[0], SessionID: f[1], Index: idx, Active: f[3] == "1", Panes: n, Name: f[5]})
@@ -103,7 +107,7 @@ func (c *Ctl) Window(ctx context.Context, id string) (Window, error) {
 			return w, nil
 		}
 	}
-	return Window{}, errorf(CodeNotFound, "tab %s not found", id)
+	return Window{}, coded.Errorf(coded.NotFound, "tab %s not found", id)
 }
 
 // Created is what a create made: the session or window, and its first pane.
@@ -113,27 +117,19 @@ type Created struct {
 
 // NewSession makes a detached session (label "" lets tmux name it) starting in cwd.
 func (c *Ctl) NewSession(ctx context.Context, label, cwd string, env map[string]string, argv []string) (Created, error) {
-	cmd := tmux.Cmd{"new-session", "-d", "-P", "-F", "#{session_id} #{window_id} #{pane_id}"}
+	cmd := tmux.Cmd{"new-session", "-d", "-P", "-F", createdFormat}
 	if label != "" {
 		if err := CheckLabel(label, true); err != nil {
 			return Created{}, err
 		}
 		cmd = append(cmd, "-s", label)
 	}
-	args, err := spawnArgs(cwd, env, argv)
-	if err != nil {
-		return Created{}, err
-	}
-	out, err := c.Tmux.Output(ctx, append(cmd, args...)...)
-	if err != nil {
-		return Created{}, err
-	}
-	return parseCreated(out), nil
+	return c.create(ctx, cmd, cwd, env, argv)
 }
 
 // NewWindow makes a window at the end of a session, not selected unless focus.
 func (c *Ctl) NewWindow(ctx context.Context, session, label, cwd string, env map[string]string, focus bool) (Created, error) {
-	cmd := tmux.Cmd{"new-window", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-t", session + ":"}
+	cmd := tmux.Cmd{"new-window", "-P", "-F", createdFormat, "-t", session + ":"}
 	if !focus {
 		cmd = append(cmd, "-d")
 	}
@@ -143,7 +139,17 @@ func (c *Ctl) NewWindow(ctx context.Context, session, label, cwd string, env map
 		}
 		cmd = append(cmd, "-n", label)
 	}
-	args, err := spawnArgs(cwd, env, nil)
+	return c.create(ctx, cmd, cwd, env, nil)
+}
+
+// createdFormat is what new-session, new-window and split-window print with -P: parseCreated
+// reads it.
+const createdFormat = "#{session_id} #{window_id} #{pane_id}"
+
+// create runs a command that makes a session, window or pane, with the folder, variables and
+// command words of the process it starts, and reads what it made.
+func (c *Ctl) create(ctx context.Context, cmd tmux.Cmd, cwd string, env map[string]string, argv []string) (Created, error) {
+	args, err := spawnArgs(cwd, env, argv)
 	if err != nil {
 		return Created{}, err
 	}

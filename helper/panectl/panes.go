@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/tmux"
 )
 
@@ -34,33 +35,25 @@ type SplitOptions struct {
 // single word through the shell, so such a command goes through env(1), which runs it as one
 // program.
 func (c *Ctl) Split(ctx context.Context, o SplitOptions) (Created, error) {
-	cmd := tmux.Cmd{"split-window", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-t", o.Pane}
+	cmd := tmux.Cmd{"split-window", "-P", "-F", createdFormat, "-t", o.Pane}
 	switch o.Direction {
 	case "right":
 		cmd = append(cmd, "-h")
 	case "down":
 		cmd = append(cmd, "-v")
 	default:
-		return Created{}, errorf(CodeInvalidArgument, "invalid direction %q (expected right or down)", o.Direction)
+		return Created{}, coded.Errorf(coded.InvalidArgument, "invalid direction %q (expected right or down)", o.Direction)
 	}
 	if !o.Focus {
 		cmd = append(cmd, "-d")
 	}
 	if o.Ratio != 0 {
 		if math.IsNaN(o.Ratio) || o.Ratio <= 0 || o.Ratio >= 1 {
-			return Created{}, errorf(CodeInvalidArgument, "invalid ratio %v (expected a number between 0 and 1, the new pane's share)", o.Ratio)
+			return Created{}, coded.Errorf(coded.InvalidArgument, "invalid ratio %v (expected a number between 0 and 1, the new pane's share)", o.Ratio)
 		}
 		cmd = append(cmd, "-l", strconv.Itoa(max(1, int(math.Round(o.Ratio*100))))+"%")
 	}
-	args, err := spawnArgs(o.Cwd, o.Env, o.Argv)
-	if err != nil {
-		return Created{}, err
-	}
-	out, err := c.Tmux.Output(ctx, append(cmd, args...)...)
-	if err != nil {
-		return Created{}, err
-	}
-	return parseCreated(out), nil
+	return c.create(ctx, cmd, o.Cwd, o.Env, o.Argv)
 }
 
 // spawnArgs are the -c, -e and command words of a command that starts a process.
@@ -125,7 +118,7 @@ func (c *Ctl) Run(ctx context.Context, pane, line string) error {
 		return err
 	}
 	if strings.ContainsAny(line, "\n") {
-		return errorf(CodeInvalidArgument, "the command holds a newline: run one line at a time")
+		return coded.Errorf(coded.InvalidArgument, "the command holds a newline: run one line at a time")
 	}
 	buf := fmt.Sprintf("taw-run-%d-%d", os.Getpid(), time.Now().UnixNano())
 	_, err := c.Tmux.Run(ctx,
@@ -156,7 +149,7 @@ func NormalSource(s string) (string, error) {
 	case SourceVisible, SourceRecent, SourceRecentUnwrapped, SourceDetection:
 		return s, nil
 	}
-	return "", errorf(CodeInvalidArgument, "invalid source %q (expected visible, recent, recent-unwrapped or detection)", s)
+	return "", coded.Errorf(coded.InvalidArgument, "invalid source %q (expected visible, recent, recent-unwrapped or detection)", s)
 }
 
 // Read is a pane's text: the visible screen (visible, detection) or its last rows with the
@@ -164,7 +157,7 @@ func NormalSource(s string) (string, error) {
 // without -e prints no escape sequences.
 func (c *Ctl) Read(ctx context.Context, pane, source string, lines int) (text string, truncated bool, err error) {
 	if lines < 0 || lines > MaxLines {
-		return "", false, errorf(CodeInvalidArgument, "invalid lines %d (expected 1 to %d)", lines, MaxLines)
+		return "", false, coded.Errorf(coded.InvalidArgument, "invalid lines %d (expected 1 to %d)", lines, MaxLines)
 	}
 	cmd := tmux.Cmd{"capture-pane", "-p", "-t", pane}
 	rows := lines
@@ -179,26 +172,33 @@ func (c *Ctl) Read(ctx context.Context, pane, source string, lines int) (text st
 			cmd = append(cmd, "-J")
 		}
 	default:
-		return "", false, errorf(CodeInvalidArgument, "invalid source %q (expected visible, recent, recent_unwrapped or detection)", source)
+		return "", false, coded.Errorf(coded.InvalidArgument, "invalid source %q (expected visible, recent, recent_unwrapped or detection)", source)
 	}
 	out, err := c.Tmux.Run(ctx, cmd)
 	if err != nil {
 		return "", false, err
 	}
-	all := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	for len(all) > 0 && strings.TrimSpace(all[len(all)-1]) == "" {
-		all = all[:len(all)-1]
-	}
-	for i, l := range all {
-		all[i] = strings.TrimRight(l, " ")
-	}
-	if rows > 0 && len(all) > rows {
-		all, truncated = all[len(all)-rows:], true
-	}
+	all, truncated := Lines(out, rows)
 	if len(all) == 0 {
 		return "", truncated, nil
 	}
 	return strings.Join(all, "\n") + "\n", truncated, nil
+}
+
+// Lines are a screen's lines without the blank ones under the last text and the spaces that
+// end each, the last n of them when n > 0 (truncated when that left some out).
+func Lines(screen string, n int) (lines []string, truncated bool) {
+	lines = strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	if n > 0 && len(lines) > n {
+		lines, truncated = lines[len(lines)-n:], true
+	}
+	return lines, truncated
 }
 
 // Match is what WaitOutput looks for on one line: a substring, or a regular expression.
@@ -210,7 +210,7 @@ type Match struct {
 // Matcher checks a match and returns the test it makes of a line.
 func (m Match) Matcher() (func(string) bool, error) {
 	if m.Value == "" {
-		return nil, errorf(CodeInvalidArgument, "the match is empty")
+		return nil, coded.Errorf(coded.InvalidArgument, "the match is empty")
 	}
 	switch m.Type {
 	case "substring":
@@ -218,11 +218,11 @@ func (m Match) Matcher() (func(string) bool, error) {
 	case "regex":
 		re, err := regexp.Compile(m.Value)
 		if err != nil {
-			return nil, errorf(CodeInvalidArgument, "invalid regex: %v", err)
+			return nil, coded.Errorf(coded.InvalidArgument, "invalid regex: %v", err)
 		}
 		return re.MatchString, nil
 	}
-	return nil, errorf(CodeInvalidArgument, "invalid match type %q (expected substring or regex)", m.Type)
+	return nil, coded.Errorf(coded.InvalidArgument, "invalid match type %q (expected substring or regex)", m.Type)
 }
 
 // outputPoll is how often WaitOutput reads the pane: output sends no signal to wait on.
@@ -259,7 +259,7 @@ func (c *Ctl) WaitOutput(ctx context.Context, pane, source string, lines int, m 
 		select {
 		case <-tick.C:
 		case <-deadline:
-			return "", text, truncated, errorf(CodeTimeout, "timed out after %s waiting for %q in pane %s", timeout, m.Value, pane)
+			return "", text, truncated, coded.Errorf(coded.Timeout, "timed out after %s waiting for %q in pane %s", timeout, m.Value, pane)
 		case <-ctx.Done():
 			return "", text, truncated, ctx.Err()
 		}
@@ -299,7 +299,7 @@ func (c *Ctl) Zoom(ctx context.Context, pane, mode string) (bool, error) {
 	case "off", "unzoom":
 		want = false
 	default:
-		return zoomed, errorf(CodeInvalidArgument, "invalid zoom mode %q (expected toggle, on or off)", mode)
+		return zoomed, coded.Errorf(coded.InvalidArgument, "invalid zoom mode %q (expected toggle, on or off)", mode)
 	}
 	if want != zoomed {
 		if _, err := c.Tmux.Run(ctx, tmux.Cmd{"resize-pane", "-Z", "-t", pane}); err != nil {
@@ -313,13 +313,13 @@ func (c *Ctl) Zoom(ctx context.Context, pane, mode string) (bool, error) {
 func (c *Ctl) Resize(ctx context.Context, pane, direction string, amount float64) error {
 	flag := map[string]string{"left": "-L", "right": "-R", "up": "-U", "down": "-D"}[direction]
 	if flag == "" {
-		return errorf(CodeInvalidArgument, "invalid direction %q (expected left, right, up or down)", direction)
+		return coded.Errorf(coded.InvalidArgument, "invalid direction %q (expected left, right, up or down)", direction)
 	}
 	if amount == 0 {
 		amount = 0.1
 	}
 	if math.IsNaN(amount) || amount <= 0 || amount > 1 {
-		return errorf(CodeInvalidArgument, "invalid amount %v (expected a share of the window, above 0 and at most 1)", amount)
+		return coded.Errorf(coded.InvalidArgument, "invalid amount %v (expected a share of the window, above 0 and at most 1)", amount)
 	}
 	size, err := c.Tmux.Output(ctx, "display-message", "-p", "-t", pane, "#{window_width} #{window_height}")
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // Worktree is one git checkout of a repository, as herdr's WorktreeInfo describes it.
@@ -33,7 +35,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", errorf(CodeGit, "git %s: %s", args[0], strings.ToLower(msg[:1])+msg[1:])
+		return "", coded.Errorf(coded.Git, "git %s: %s", args[0], strings.ToLower(msg[:1])+msg[1:])
 	}
 	return strings.TrimSpace(out.String()), nil
 }
@@ -125,10 +127,10 @@ func (c *Ctl) CreateWorktree(ctx context.Context, o WorktreeOptions) (Worktree, 
 		return Worktree{}, Created{}, err
 	}
 	if o.Branch == "" {
-		return Worktree{}, Created{}, errorf(CodeInvalidArgument, "name the branch the worktree checks out")
+		return Worktree{}, Created{}, coded.Errorf(coded.InvalidArgument, "name the branch the worktree checks out")
 	}
 	if _, err := git(ctx, repo, "check-ref-format", "--branch", o.Branch); err != nil || strings.HasPrefix(o.Branch, "-") {
-		return Worktree{}, Created{}, errorf(CodeInvalidArgument, "invalid branch %q: not a name git takes for a branch", o.Branch)
+		return Worktree{}, Created{}, coded.Errorf(coded.InvalidArgument, "invalid branch %q: not a name git takes for a branch", o.Branch)
 	}
 	slug := strings.NewReplacer("/", "-", ":", "-", ".", "-").Replace(o.Branch)
 	path := o.Path
@@ -136,7 +138,7 @@ func (c *Ctl) CreateWorktree(ctx context.Context, o WorktreeOptions) (Worktree, 
 		path = repo + "-" + slug
 	}
 	if !filepath.IsAbs(path) {
-		return Worktree{}, Created{}, errorf(CodeInvalidArgument, "invalid path %q: give an absolute path", path)
+		return Worktree{}, Created{}, coded.Errorf(coded.InvalidArgument, "invalid path %q: give an absolute path", path)
 	}
 	path = filepath.Clean(path)
 	if err := freshFolder(path); err != nil {
@@ -151,7 +153,7 @@ func (c *Ctl) CreateWorktree(ctx context.Context, o WorktreeOptions) (Worktree, 
 		return Worktree{}, Created{}, err
 	}
 	if _, err := c.Tmux.Output(ctx, "has-session", "-t", "="+label); err == nil {
-		return Worktree{}, Created{}, errorf(CodeInvalidArgument, "a session named %q exists already: give another label", label)
+		return Worktree{}, Created{}, coded.Errorf(coded.InvalidArgument, "a session named %q exists already: give another label", label)
 	}
 	args := []string{"worktree", "add"}
 	if _, err := git(ctx, repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+o.Branch); err == nil {
@@ -160,7 +162,7 @@ func (c *Ctl) CreateWorktree(ctx context.Context, o WorktreeOptions) (Worktree, 
 		args = append(args, "-b", o.Branch, "--", path)
 		if o.Base != "" {
 			if strings.HasPrefix(o.Base, "-") {
-				return Worktree{}, Created{}, errorf(CodeInvalidArgument, "invalid base %q", o.Base)
+				return Worktree{}, Created{}, coded.Errorf(coded.InvalidArgument, "invalid base %q", o.Base)
 			}
 			args = append(args, o.Base)
 		}
@@ -180,15 +182,15 @@ func (c *Ctl) CreateWorktree(ctx context.Context, o WorktreeOptions) (Worktree, 
 // checkout goes only where the user owns the folder, never through a link someone planted).
 func freshFolder(path string) error {
 	if _, err := os.Lstat(path); err == nil {
-		return errorf(CodeInvalidArgument, "invalid path %q: it exists already", path)
+		return coded.Errorf(coded.InvalidArgument, "invalid path %q: it exists already", path)
 	}
 	parent := filepath.Dir(path)
 	st, err := os.Lstat(parent)
 	if err != nil || !st.IsDir() {
-		return errorf(CodeInvalidArgument, "invalid path %q: its folder %s is not a folder (or is a link)", path, parent)
+		return coded.Errorf(coded.InvalidArgument, "invalid path %q: its folder %s is not a folder (or is a link)", path, parent)
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return errorf(CodeInvalidArgument, "invalid path %q: its folder %s belongs to another user", path, parent)
+		return coded.Errorf(coded.InvalidArgument, "invalid path %q: its folder %s belongs to another user", path, parent)
 	}
 	return nil
 }
@@ -211,7 +213,7 @@ func (c *Ctl) RemoveWorktree(ctx context.Context, session string, force bool) (s
 		}
 	}
 	if wt == nil || !wt.IsLinked {
-		return "", errorf(CodeInvalidArgument, "workspace %s (%s) is not open in a linked worktree: nothing removed", s.ID, s.Path)
+		return "", coded.Errorf(coded.InvalidArgument, "workspace %s (%s) is not open in a linked worktree: nothing removed", s.ID, s.Path)
 	}
 	args := []string{"worktree", "remove"}
 	if force {

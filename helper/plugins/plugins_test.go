@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,4 +108,25 @@ func FuzzParseManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, file string) {
 		ParseManifest("m.toml", []byte(file))
 	})
+}
+
+func TestSummaryNamesEntriesAsTheVerbsTakeThem(t *testing.T) {
+	p := Plugin{Entry: Entry{ID: "my.notes", Path: "/p", Enabled: true}, Manifest: Manifest{Name: "Notes", Version: "1", Actions: []Action{{ID: "open"}}}}
+	s := Summarize(p)
+	if len(s.Actions) != 1 || s.Actions[0] != "my.notes.open" || len(s.Panes) != 0 || s.Panes == nil || s.State() != "enabled" {
+		t.Fatalf("Summarize = %+v, state %s", s, s.State())
+	}
+	plugin, entry, ok := SplitQualified(s.Actions[0])
+	if !ok || plugin != "my.notes" || entry != "open" {
+		t.Errorf("SplitQualified(%q) = %q %q %v", s.Actions[0], plugin, entry, ok)
+	}
+	for _, bad := range []string{"notes", ".open", "notes."} {
+		if _, _, ok := SplitQualified(bad); ok {
+			t.Errorf("SplitQualified(%q) took it", bad)
+		}
+	}
+	p.Problems = []error{errors.New("bad")}
+	if s := Summarize(p); s.State() != "broken" || s.Problems[0] != "bad" {
+		t.Errorf("with a problem: %+v", s)
+	}
 }

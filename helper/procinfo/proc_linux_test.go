@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/taw-tmux/taw/tests/testrun"
 )
 
 // These tests run a real interactive shell on a pseudo-terminal, as a tmux pane does, type a
@@ -79,13 +81,7 @@ func startPane(t *testing.T, env ...string) (pid int, typeLine func(string)) {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testrun.Eventually(t, what, 10*time.Second, cond)
 }
 
 func TestForegroundShellAtPrompt(t *testing.T) {

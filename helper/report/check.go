@@ -57,13 +57,10 @@ func CheckSession(v string, max int) (string, error) {
 // ErrSessionDash: a session id or path starts with -.
 var ErrSessionDash = errors.New("starts with -")
 
-// Printable is ctrl.Printable: s with no control character, direction mark or invalid UTF-8.
-func Printable(s string) string { return ctrl.Printable(s) }
-
 // CleanMessage keeps a message printable and short: control characters become spaces and it is
 // cut, at a character boundary, to MaxMessageBytes.
 func CleanMessage(m string) string {
-	m = strings.TrimSpace(Printable(m))
+	m = strings.TrimSpace(ctrl.Printable(m))
 	for len(m) > MaxMessageBytes {
 		_, size := utf8.DecodeLastRuneInString(m)
 		m = m[:len(m)-size]

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/taw-tmux/taw/helper/coded"
 	"strings"
 	"unicode/utf8"
 
@@ -41,10 +42,7 @@ func onlyBytes(s, extra string) bool {
 type ResumeError struct{ Reason string }
 
 func (e *ResumeError) Error() string     { return "resume command refused: " + e.Reason }
-func (e *ResumeError) ErrorCode() string { return CodeInvalidResume }
-
-// CodeInvalidResume is the stable code of a refused resume command.
-const CodeInvalidResume = "invalid_resume_argv"
+func (e *ResumeError) ErrorCode() string { return coded.InvalidResumeArgv }
 
 // ValidateResume checks a reported resume command against the contract's rules. onPath says
 // whether a command name is found on the reporting process's PATH. An empty argv is no command

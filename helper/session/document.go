@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/coded"
 )
 
 // FormatName and Version mark a save file. A reader refuses a version newer than its own, so an
@@ -126,7 +128,7 @@ func Encode(d *Document) ([]byte, error) {
 type DocumentError struct{ Reason string }
 
 func (e *DocumentError) Error() string     { return e.Reason }
-func (e *DocumentError) ErrorCode() string { return CodeInvalid }
+func (e *DocumentError) ErrorCode() string { return coded.SaveInvalid }
 
 // Decode reads a save file and checks what a restore relies on.
 func Decode(b []byte) (*Document, error) {
@@ -174,11 +176,3 @@ func (d *Document) Check() error {
 	}
 	return nil
 }
-
-// Stable error codes of this package; the cli names them in its docs.
-const (
-	CodeNotFound = "save_not_found"
-	CodeInvalid  = "save_invalid"
-	CodeEmpty    = "save_empty"
-	CodeName     = "invalid_argument"
-)

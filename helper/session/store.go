@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/filelock"
 	"github.com/taw-tmux/taw/helper/xdg"
 )
@@ -37,7 +38,7 @@ type NameError struct{ Name string }
 func (e *NameError) Error() string {
 	return fmt.Sprintf("invalid save name %q: use 1 to 64 letters, digits, _, - and ., not starting with - or .", e.Name)
 }
-func (e *NameError) ErrorCode() string { return CodeName }
+func (e *NameError) ErrorCode() string { return coded.InvalidArgument }
 
 // CheckName validates a save name: it becomes a file name, so it holds no path.
 func CheckName(name string) error {
@@ -53,7 +54,7 @@ type NotFoundError struct{ Name, What string }
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no %s named %q: run 'taw session list' for the saves there are", e.What, e.Name)
 }
-func (e *NotFoundError) ErrorCode() string { return CodeNotFound }
+func (e *NotFoundError) ErrorCode() string { return coded.SaveNotFound }
 
 // EmptyError is a save of no panes refused because it would replace one that has panes.
 type EmptyError struct {
@@ -64,7 +65,7 @@ type EmptyError struct {
 func (e *EmptyError) Error() string {
 	return fmt.Sprintf("refused to replace save %q, which holds %d panes, with a save of none: pass --force to replace it anyway", e.Name, e.Panes)
 }
-func (e *EmptyError) ErrorCode() string { return CodeEmpty }
+func (e *EmptyError) ErrorCode() string { return coded.SaveEmpty }
 
 // Store is the folder of saves: NAME.json, its earlier copies NAME.json.1 (the newest) to
 // NAME.json.N, and temporary files .NAME.json.tmp-PID-N that a write renames into place.

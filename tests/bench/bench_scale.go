@@ -144,23 +144,7 @@ func loadAverage() float64 {
 // watcher's open files at the end, beside tmux's own time to make the panes.
 func init() {
 	register("scale-watch", func(e *Env) ([]Result, error) {
-		bin := filepath.Join(e.TmpDir, "scalebin")
-		if err := os.MkdirAll(bin, 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeAgent), 0o755); err != nil {
-			return nil, err
-		}
-		rules, _ := detect.Load(func(string) string { return "" })
-		var out []Result
-		for _, n := range []int{500, 1000} {
-			rs, err := benchNaming(e, bin, rules, n)
-			if err != nil {
-				return nil, fmt.Errorf("%d panes: %w", n, err)
-			}
-			out = append(out, rs...)
-		}
-		return out, nil
+		return withFakeAgents(e, "scalebin", []int{500, 1000}, benchNaming)
 	})
 }
 

@@ -50,24 +50,30 @@ done
 
 func init() {
 	register("watch", func(e *Env) ([]Result, error) {
-		bin := filepath.Join(e.TmpDir, "watchbin")
-		if err := os.MkdirAll(bin, 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeAgent), 0o755); err != nil {
-			return nil, err
-		}
-		rules, _ := detect.Load(func(string) string { return "" })
-		var out []Result
-		for _, n := range []int{10, 50, 200} {
-			rs, err := benchWatch(e, bin, rules, n)
-			if err != nil {
-				return nil, fmt.Errorf("%d panes: %w", n, err)
-			}
-			out = append(out, rs...)
-		}
-		return out, nil
+		return withFakeAgents(e, "watchbin", []int{10, 50, 200}, benchWatch)
 	})
+}
+
+// withFakeAgents runs bench once for each number of panes, with the fake Claude Code (fakeAgent)
+// in a folder of its own under the run's and taw's built-in screen rules.
+func withFakeAgents(e *Env, folder string, panes []int, bench func(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error)) ([]Result, error) {
+	bin := filepath.Join(e.TmpDir, folder)
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeAgent), 0o755); err != nil {
+		return nil, err
+	}
+	rules, _ := detect.Load(func(string) string { return "" })
+	var out []Result
+	for _, n := range panes {
+		rs, err := bench(e, bin, rules, n)
+		if err != nil {
+			return nil, fmt.Errorf("%d panes: %w", n, err)
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }
 
 func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error) {

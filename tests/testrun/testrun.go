@@ -186,3 +186,16 @@ func Missing(progs ...string) string {
 	}
 	return ""
 }
+
+// Eventually waits until cond holds, looking every 20 ms, and fails the test when it still does
+// not after limit.
+func Eventually(t testing.TB, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -247,13 +247,7 @@ func tmuxOut(t *testing.T, td *testDaemon, args ...string) string {
 
 func eventually(t *testing.T, what string, f func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !f() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testrun.Eventually(t, what, 30*time.Second, f)
 }
 
 // waitSweeps waits until n more exit sweeps have run.
