@@ -819,7 +819,7 @@ func (w *Watcher) transitions(panes []panestate.Pane, now time.Time) []Transitio
 
 // takeTurnEnds takes away the turn-end marks this look has seen (panestate.OptTurnEnded), each
 // only while it is the one seen: a report that ended another turn since keeps its own. One
-// call for all of them.
+// call for all of them, no command parsed in the server.
 func (w *Watcher) takeTurnEnds(ctx context.Context, panes []panestate.Pane) int {
 	var cmds []tmux.Cmd
 	for i, p := range panes {
@@ -827,9 +827,12 @@ func (w *Watcher) takeTurnEnds(ctx context.Context, panes []panestate.Pane) int 
 		if mark == "" {
 			continue
 		}
-		guard := "#{==:#{" + panestate.OptTurnEnded + "}," + tmuxfmt.Operand(mark) + "}"
-		unset := "set-option -p -u -t " + tmuxfmt.Word(p.ID) + " " + panestate.OptTurnEnded
-		cmds = append(cmds, tmux.Cmd{"if-shell", "-F", "-t", p.ID, guard, unset})
+		// A format chooses the value, empty (which reads as unset) only while the mark is the
+		// one seen: if-shell would parse a command in the server, which tmux 3.3a to 3.7c
+		// never free (about 500 bytes at every turn's end, for as long as the server runs).
+		opt := "#{" + panestate.OptTurnEnded + "}"
+		keep := "#{?#{==:" + opt + "," + tmuxfmt.Operand(mark) + "},," + opt + "}"
+		cmds = append(cmds, tmux.Cmd{"set-option", "-p", "-t", p.ID, "-F", panestate.OptTurnEnded, keep})
 		o := make(map[string]string, len(p.Options))
 		for k, v := range p.Options {
 			o[k] = v

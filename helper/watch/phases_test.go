@@ -200,3 +200,33 @@ func TestWritePanesWritesTheDecision(t *testing.T) {
 		t.Errorf("the pane's options read %q, %v; want claude working", got, err)
 	}
 }
+
+// A look takes away the turn-end mark it saw and keeps one a report set since, with formats:
+// no command is parsed in the server (tmux 3.3a to 3.7c keep every list if-shell parses).
+func TestTakeTurnEndsTakesOnlyTheMarkSeen(t *testing.T) {
+	c, id := paneServer(t, "exec claude 600")
+	w := newTestWatcher(t, c)
+	ctx := context.Background()
+	set := func(v string) {
+		if _, err := c.Run(ctx, tmux.Cmd{"set-option", "-p", "-t", id, panestate.OptTurnEnded, v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func() string {
+		v, _ := c.Output(ctx, "display-message", "-p", "-t", id, "#{"+panestate.OptTurnEnded+"}")
+		return v
+	}
+	seen := func(mark string) []panestate.Pane {
+		return []panestate.Pane{{ID: id, Options: map[string]string{panestate.OptTurnEnded: mark}}}
+	}
+	set("claude working 1,#}")
+	panes := seen("claude working 1,#}")
+	if n := w.takeTurnEnds(ctx, panes); n != 1 || get() != "" || panes[0].Options[panestate.OptTurnEnded] != "" {
+		t.Errorf("the mark seen stays: %q after %d calls", get(), n)
+	}
+	set("claude working 2")
+	w.takeTurnEnds(ctx, seen("claude working 1,#}"))
+	if got := get(); got != "claude working 2" {
+		t.Errorf("a newer mark became %q", got)
+	}
+}
