@@ -298,11 +298,11 @@ func eventReport(h *agents.Hooks, shared string) (string, bool) {
 		}
 		return s, true
 	case "Notification":
-		s := "B with its text (unless an earlier event left a more specific one) when its type is `permission_prompt`, `elicitation_dialog` or `ToolPermission`"
+		// The types every agent's notifications are read by are said once, under the table.
 		if len(h.BlockingNotices) > 0 {
-			s += " or holds " + strings.Join(codes(h.BlockingNotices), " or ")
+			return "B or I by its type, and B when its type holds " + strings.Join(codes(h.BlockingNotices), " or "), true
 		}
-		return s + ", I when it is `idle_prompt` or `idle`, others —", true
+		return "B or I by its type", true
 	case "SessionEnd":
 		if len(h.SessionEndKeeps) > 0 {
 			return "R, but — for " + strings.Join(codes(h.SessionEndKeeps), ", "), true
