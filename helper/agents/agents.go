@@ -74,7 +74,9 @@ var claudeGaps = map[string][]string{
 	"blocked": {"idle", "working"},
 }
 
-// What the hooks of Claude Code, and of the agents whose hooks copy its, leave unsaid.
+// What the hooks of Claude Code, and of the agents whose hooks copy its, leave unsaid: working
+// and blocked stand at the prompt after Esc or a declined permission, and blocked stands while
+// an allowed command runs.
 const (
 	claudeUnsaid    = "no hook fires when the person presses Esc during a turn or answers a permission, until the allowed command ends"
 	claudeUnsaidToo = "the hooks have Claude Code's gaps, but no rule reads the agent's own prompt yet"
