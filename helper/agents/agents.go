@@ -35,6 +35,10 @@ type Agent struct {
 	// report and then leave standing after the agent has moved on, the states its screen (by a
 	// rule of the agent's own, never the fallback) may replace it with. See watch.Decide.
 	Corrections map[string][]string
+	// Unsaid is what the current version's hooks or plugin events leave unsaid, in one clause for
+	// the docs' table of Corrections (why they are what they are); every agent with an
+	// integration has one.
+	Unsaid string
 }
 
 // ScreenCorrects says whether a screen showing state may replace the state taw's own
@@ -60,28 +64,24 @@ func (a *Agent) Stands() []string {
 	return out
 }
 
-// What the current versions' hooks leave unsaid (see each entry):
-//   - Claude Code fires no hook when the person presses Esc during a turn or answers No at a
-//     permission prompt (working and blocked stand at the prompt), and none between an allowed
-//     permission and the tool's end (blocked stands while the command runs). Droid, Qoder,
-//     Devin, Grok, Kimi and Cursor share the shape of its hooks and their gaps.
-//   - Codex fires Interrupt on Esc, but nothing when the person declines or allows an approval.
-//   - Copilot CLI fires nothing on Esc, on a declined permission, or on an allowed one.
-//   - Gemini CLI fires AfterAgent on Esc and on API errors, but nothing when a confirmation is
-//     answered.
-//   - pi sends its turn-ended event after each failed attempt of an automatic retry, and nothing
-//     when the retry starts or is cancelled: idle stands while its screen says "Retrying".
-//   - OpenCode, Kilo and omp report every change through their plugin events, and Hermes through
-//     its plugin hooks: nothing to correct.
-//
-// Droid and Kimi have Claude Code's gaps, but no rule reads their own prompt yet (no screen of
-// the real agents has been captured at it): only the spinner may correct them.
+// What the current versions' hooks leave unsaid is each entry's Unsaid. Droid and Kimi have
+// Claude Code's gaps, but no rule reads their own prompt yet (no screen of the real agents has
+// been captured at it): only the spinner may correct them.
 var toWorkingOnly = map[string][]string{"blocked": {"working"}}
 
 var claudeGaps = map[string][]string{
 	"working": {"idle"},
 	"blocked": {"idle", "working"},
 }
+
+// What the hooks of Claude Code, and of the agents whose hooks copy its, leave unsaid: working
+// and blocked stand at the prompt after Esc or a declined permission, and blocked stands while
+// an allowed command runs.
+const (
+	claudeUnsaid    = "no hook fires when the person presses Esc during a turn or answers a permission, until the allowed command ends"
+	claudeUnsaidToo = "the hooks have Claude Code's gaps, but no rule reads the agent's own prompt yet"
+	pluginUnsaid    = "the plugin's events report every change"
+)
 
 // Resume is an agent's command for reopening one session: Program, then Arg and the session's
 // id, as two words ("claude --resume <id>", "codex resume <id>") or glued into one
@@ -115,6 +115,7 @@ func (r *Resume) Argv(id, file string) []string {
 var Known = []Agent{
 	{ID: "claude", Display: "Claude Code", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
@@ -130,6 +131,7 @@ var Known = []Agent{
 			Settings:    &Settings{Home: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", Script: "hooks/" + HookScript, File: "settings.json", Timeout: 10}}},
 	{ID: "codex", Display: "Codex", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      "Interrupt fires on Esc, nothing when an approval is answered",
 		Resume:      &Resume{Program: "codex", Arg: "resume"}, Integration: true,
 		Aliases:  []string{"codex-cli", "openai-codex"},
 		Programs: []string{"codex"},
@@ -141,6 +143,7 @@ var Known = []Agent{
 			SessionKeys: []string{"session_id"}, SessionEndKeeps: []string{"clear"}, ThreadEnv: "CODEX_THREAD_ID"}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
 		Corrections: map[string][]string{"blocked": {"idle", "working"}},
+		Unsaid:      "AfterAgent fires on Esc and on API errors, nothing when a confirmation is answered",
 		Resume:      &Resume{Program: "gemini", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"gemini-cli", "google-gemini"},
 		Programs: []string{"gemini"},
@@ -153,6 +156,7 @@ var Known = []Agent{
 			SessionKeys: []string{"session_id"}, QuestionTool: "ask_user", SessionEndKeeps: []string{"clear"}}},
 	{ID: "cursor", Display: "Cursor Agent", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "cursor-agent", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"cursor-agent", "cursor-cli"},
 		Programs:  []string{"cursor-agent"},
@@ -164,28 +168,33 @@ var Known = []Agent{
 				"postToolUse": "PostToolUse", "afterFileEdit": "PostToolUse", "sessionEnd": "SessionEnd"},
 			SessionKeys: []string{"conversation_id", "session_id"}}},
 	{ID: "opencode", Display: "OpenCode", Detected: true,
+		Unsaid: pluginUnsaid,
 		Resume: &Resume{Program: "opencode", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"open-code", "opencode2", "opencode-ai"},
 		Programs: []string{"opencode", "opencode2"},
 		Packages: []string{"opencode-ai"}},
 	{ID: "kilo", Display: "Kilo Code", Detected: true,
+		Unsaid: pluginUnsaid,
 		Resume: &Resume{Program: "kilo", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kilo-code", "kilocode", "kilo code"},
 		Programs: []string{"kilo", "kilocode"},
 		Packages: []string{"@kilocode/cli"}},
 	{ID: "pi", Display: "pi", Detected: true,
 		Corrections: map[string][]string{"idle": {"working"}, "working": {"idle"}},
+		Unsaid:      "its turn-ended event fires after each failed attempt of an automatic retry (`Retrying (1/3) in 8s…`), and nothing when the retry is cancelled",
 		Resume:      &Resume{Program: "pi", Arg: "--session", File: true}, Integration: true,
 		Aliases:  []string{"pi-coding-agent"},
 		Programs: []string{"pi"},
 		Packages: []string{"@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"}},
 	{ID: "omp", Display: "omp", Detected: true,
+		Unsaid: pluginUnsaid,
 		Resume: &Resume{Program: "omp", Arg: "--resume=", Glued: true, File: true}, Integration: true,
 		Aliases:  []string{"oh-my-pi"},
 		Programs: []string{"omp"},
 		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
 	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      "nothing fires on Esc or on an answered permission",
 		Resume:      &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
@@ -203,6 +212,7 @@ var Known = []Agent{
 			SessionKeys: []string{"sessionId", "session_id"}, QuestionTool: "ask_user"}},
 	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,
 		Corrections: toWorkingOnly,
+		Unsaid:      claudeUnsaidToo,
 		Resume:      &Resume{Program: "kimi", Arg: "--session"}, Integration: true,
 		Aliases:  []string{"kimi-code", "kimi-cli", "kimi code"},
 		Programs: []string{"kimi"},
@@ -217,6 +227,7 @@ var Known = []Agent{
 		Programs: []string{"kiro-cli", "kiro-cli-chat", "kiro"}},
 	{ID: "droid", Display: "Droid", Detected: true,
 		Corrections: toWorkingOnly,
+		Unsaid:      claudeUnsaidToo,
 		Resume:      &Resume{Program: "droid", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"factory-droid"},
 		Programs: []string{"droid"},
@@ -232,6 +243,7 @@ var Known = []Agent{
 		Packages: []string{"@sourcegraph/amp", "@ampcode/cli"}},
 	{ID: "grok", Display: "Grok", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "grok", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"grok-build", "grok-cli"},
 		Programs: []string{"grok"},
@@ -241,12 +253,14 @@ var Known = []Agent{
 			Events:      []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
 			SessionKeys: []string{"session_id"}, SessionEnv: "GROK_SESSION_ID", QuestionTool: "AskUserQuestion"}},
 	{ID: "hermes", Display: "Hermes Agent", Detected: true,
+		Unsaid: pluginUnsaid,
 		Resume: &Resume{Program: "hermes", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"hermes-agent"},
 		Programs: []string{"hermes", "hermes-agent"},
 		Packages: []string{"hermes-agent", "hermes_cli"}},
 	{ID: "qodercli", Display: "Qoder CLI", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "qodercli", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"qoder", "qoder-cli", "qodercn", "qoderclicn"},
 		Programs: []string{"qodercli", "qoderclicn"},
@@ -262,6 +276,7 @@ var Known = []Agent{
 		Packages: []string{"cline"}},
 	{ID: "devin", Display: "Devin CLI", Detected: true,
 		Corrections: claudeGaps,
+		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "devin", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"devin-cli", "devin cli"},
 		Programs: []string{"devin"},

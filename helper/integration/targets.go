@@ -71,6 +71,8 @@ type File struct {
 	Generate func(p Paths) []byte
 	// OwnDir: the file's folder is taw's alone and goes with the file.
 	OwnDir bool
+	// Doc, when set, says what the file is, for the docs' table of where each integration goes.
+	Doc string
 }
 
 // Config is an edit of one of the agent's config files.
@@ -80,6 +82,9 @@ type Config struct {
 	Remove  func(doc []byte, p Paths) ([]byte, error)
 	// Note, when set, explains a setting taw found but leaves to the user.
 	Note func(doc []byte) string
+	// Doc, when set, says what taw changes in the file, for the docs' table of where each
+	// integration goes.
+	Doc string
 }
 
 // Paths are a target's resolved locations.
@@ -110,8 +115,9 @@ func hookTarget(id string, dirEnv []string, dir func(Env) string, script, config
 	install, remove := groupedHooks(events, timeout)
 	return Target{
 		ID: id, DirEnv: dirEnv, Dir: dir,
-		Files:   []File{{Path: script, Source: id + "/" + hookScript, Exec: true}},
-		Configs: []Config{{Path: config, Install: install, Remove: remove}},
+		Files: []File{{Path: script, Source: id + "/" + hookScript, Exec: true}},
+		Configs: []Config{{Path: config, Install: install, Remove: remove,
+			Doc: "one entry per event under `hooks`; comments and formatting kept"}},
 	}
 }
 
@@ -121,7 +127,7 @@ func selfContained(id string, dirEnv []string, dir func(Env) string, gen func(Pa
 		ID: id, DirEnv: dirEnv, Dir: dir,
 		Files: []File{
 			{Path: "hooks/" + hookScript, Source: id + "/" + hookScript, Exec: true},
-			{Path: "hooks/taw-agent-state.json", Generate: gen},
+			{Path: "hooks/taw-agent-state.json", Generate: gen, Doc: "its own hook file"},
 		},
 	}
 }
@@ -164,8 +170,10 @@ var Targets = fromCatalogue([]Target{
 			// Codex clamps a hook timeout above 3 s (Interrupt, SessionEnd) and warns at every
 			// start; the script returns at once anyway.
 			hookScript, "hooks.json", events("codex"), 3)
+		t.Configs[0].Doc += "; timeout 3 s, the most Codex accepts without a warning"
 		t.Configs = append(t.Configs, Config{
 			Path: "config.toml",
+			Doc:  "`hooks = true` in `[features]`: a value the user set is left, with a note, and the `codex_hooks = true` line an earlier taw added is taken out",
 			// Codex runs hooks by default; [features] hooks says so for any older default. The
 			// codex_hooks line an earlier taw added goes: Codex warns at every start while it is
 			// there.
@@ -200,6 +208,7 @@ var Targets = fromCatalogue([]Target{
 		Files: []File{{Path: hookScript, Source: "cursor/" + hookScript, Exec: true}},
 		Configs: []Config{{
 			Path: "hooks.json",
+			Doc:  "`{\"version\": 1, \"hooks\": {...}}`",
 			Install: func(doc []byte, p Paths) ([]byte, error) {
 				return addCursorHooks(doc, p)
 			},
@@ -207,7 +216,7 @@ var Targets = fromCatalogue([]Target{
 		}},
 	},
 	fromSettings("droid"),
-	hookTarget("gemini", []string{"GEMINI_CLI_HOME"},
+	withDoc(hookTarget("gemini", []string{"GEMINI_CLI_HOME"},
 		func(e Env) string {
 			if d := e.get("GEMINI_CLI_HOME"); d != "" {
 				return filepath.Join(d, ".gemini")
@@ -215,6 +224,7 @@ var Targets = fromCatalogue([]Target{
 			return filepath.Join(e.Home, ".gemini")
 		},
 		"hooks/"+hookScript, "settings.json", events("gemini"), 10000), // Gemini's timeout is in milliseconds
+		"; timeout in milliseconds"),
 	selfContained("grok", []string{"GROK_CONFIG_DIR", "GROK_HOME"},
 		func(e Env) string { return firstEnv(e, ".grok", "GROK_CONFIG_DIR", "GROK_HOME") }, grokHookFile),
 	{
@@ -223,6 +233,7 @@ var Targets = fromCatalogue([]Target{
 		Files: []File{{Path: "hooks/" + hookScript, Source: "kimi/" + hookScript, Exec: true}},
 		Configs: []Config{{
 			Path: "config.toml",
+			Doc:  "a block of `[[hooks]]` tables between `# >>> taw integration` and `# <<< taw integration`",
 			Install: func(doc []byte, p Paths) ([]byte, error) {
 				evs := events("kimi")
 				hooks := make([]KimiHook, len(evs))
@@ -242,11 +253,12 @@ var Targets = fromCatalogue([]Target{
 		ID: "hermes", DirEnv: []string{"HERMES_HOME"},
 		Dir: func(e Env) string { return firstEnv(e, ".hermes", "HERMES_HOME") },
 		Files: []File{
-			{Path: "plugins/taw-agent-state/__init__.py", Source: "hermes/__init__.py", OwnDir: true},
+			{Path: "plugins/taw-agent-state/__init__.py", Source: "hermes/__init__.py", OwnDir: true, Doc: "Python"},
 			{Path: "plugins/taw-agent-state/plugin.yaml", Source: "hermes/plugin.yaml", OwnDir: true},
 		},
 		Configs: []Config{{
 			Path:    "config.yaml",
+			Doc:     "`taw-agent-state` in `plugins.enabled`",
 			Install: func(doc []byte, _ Paths) ([]byte, error) { return EnableYAMLPlugin(doc, "taw-agent-state") },
 			Remove:  func(doc []byte, _ Paths) ([]byte, error) { return DisableYAMLPlugin(doc, "taw-agent-state") },
 		}},
@@ -261,8 +273,10 @@ var Targets = fromCatalogue([]Target{
 		},
 		Files: []File{
 			// OpenCode loads {plugin,plugins}/*.{js,ts}, never a subfolder: both APIs' files sit there.
-			{Path: "plugins/taw-agent-state.js", Source: "opencode/v1/taw-agent-state.js"},
-			{Path: "plugins/taw-agent-state-v2.js", Source: "opencode/v2/index.js"},
+			{Path: "plugins/taw-agent-state.js", Source: "opencode/v1/taw-agent-state.js",
+				Doc: "first plugin API: a function returning hooks"},
+			{Path: "plugins/taw-agent-state-v2.js", Source: "opencode/v2/index.js",
+				Doc: "second API: `{id, setup(ctx)}` with `ctx.event.subscribe()`"},
 		},
 		Obsolete: []string{"plugins/taw-agent-state-v2/index.js"},
 	},
@@ -287,6 +301,12 @@ var Targets = fromCatalogue([]Target{
 		Files: []File{{Path: "extensions/taw-omp-agent-state.ts", Source: "omp/taw-agent-state.ts"}},
 	},
 })
+
+// withDoc adds more to what the docs say of the target's first config edit.
+func withDoc(t Target, more string) Target {
+	t.Configs[0].Doc += more
+	return t
+}
 
 // fromSettings is the install of the common shape of agent id, as its catalogue entry describes.
 func fromSettings(id string) Target {
