@@ -191,8 +191,10 @@ func init() {
 			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
 			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
 			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+			// Its question is a form, "enter accept · ctrl+d decline"; the stand-in's question
+			// asks for no field, so there is nothing to type in it.
 			{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
-			{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			{name: "answer --option 1 (accept) → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
 			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
 			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
 			{name: "Esc in retry → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
@@ -385,9 +387,11 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			tm.Run("send-keys", "-t", pane, "Enter")
 		case len(tr.keys) > 0:
 			for i, k := range tr.keys {
-				// An Escape followed at once by another key reads as Alt and that key.
+				// An Escape followed at once by another key reads as Alt and that key, and
+				// one a second and a half later comes too late for Copilot's "esc again to
+				// interrupt".
 				if i > 0 && tr.keys[i-1] == "Escape" {
-					time.Sleep(1500 * time.Millisecond)
+					time.Sleep(600 * time.Millisecond)
 				} else if i > 0 {
 					time.Sleep(300 * time.Millisecond)
 				}
