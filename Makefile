@@ -47,7 +47,7 @@ test-tmux:
 AGENTS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taw-agents
 test-agents:
 	command -v npm >/dev/null || { echo "test-agents needs npm (apt-get install npm)"; exit 1; }
-	TAW_AGENTS_CACHE="$(AGENTS_CACHE)" $(GO) test -count=1 -tags liveagents -timeout 90m -v -run 'TestLiveAgents|TestLiveTruth|TestLiveMCP' ./tests/agents/
+	TAW_AGENTS_CACHE="$(AGENTS_CACHE)" $(GO) test -count=1 -tags liveagents -timeout 90m -v -run 'TestLiveAgents|TestLiveTruth|TestLiveMCP|TestLiveRestore' ./tests/agents/
 
 bench: build
 	$(GO) run ./tests/bench

@@ -22,7 +22,10 @@ func TestKeysOfRealDialogs(t *testing.T) {
 		{"codex", "codex/real_0.171.0_blocked_permission-command.txt", 0, true, false, "", []Step{{Keys: []string{"y"}}}},
 		{"codex", "codex/real_0.171.0_blocked_permission-command.txt", 3, false, false, "", []Step{{Keys: []string{"Escape"}}}},
 		{"gemini", "gemini/real_0.61.0_blocked_permission-shell.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
-		{"copilot", "copilot/real_1.0.102_blocked_permission-shell.txt", 0, false, true, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
+		// Copilot's No names Esc, which declines; Enter on it opens a field for what to do instead
+		// and leaves the dialog up.
+		{"copilot", "copilot/real_1.0.102_blocked_permission-shell.txt", 0, false, true, "", []Step{{Keys: []string{"Escape"}}}},
+		{"copilot", "copilot/real_1.0.102_blocked_permission-shell.txt", 0, true, false, "", []Step{{Keys: []string{"Enter"}}}},
 		{"copilot", "copilot/real_1.0.102_blocked_question.txt", 0, false, true, "", []Step{{Keys: []string{"C-d"}}}},
 		{"copilot", "copilot/real_1.0.102_blocked_question.txt", 0, false, false, "red", []Step{{Literal: "red"}, {Keys: []string{"Enter"}}}},
 		// A typed answer: the cursor goes to the choice that takes text first; Codex opens its

@@ -76,8 +76,10 @@ var questionRE = lazyRE(`\?(\s+\d+)?$`)
 // labelRE is "Word: …", a field of a dialog (Reason:, Environment:), never its question.
 var labelRE = lazyRE(`^[A-Z][a-z]+: `)
 
-// keyHintRE is a key named in brackets at the end of a label: "Yes, proceed (y)".
-var keyHintRE = lazyRE(`\s+\((y|n|p|a|esc|tab)\)$`)
+// keyHintRE is a key named in brackets at the end of a label: "Yes, proceed (y)", and Copilot
+// CLI's "No, and tell Copilot what to do differently (Esc to stop)", whose choice by Enter opens
+// a field for what to do instead, where Esc declines at once.
+var keyHintRE = lazyRE(`(?i)\s+\((y|n|p|a|esc|tab)(?:\s+to\s+[a-z]+)?\)$`)
 
 type numbered struct {
 	at       int // line index of the option
@@ -232,7 +234,7 @@ func kindOf(question string, opts []Option, context string) string {
 
 // tmuxKey spells a key as the dialog names it the way tmux's send-keys takes it.
 func tmuxKey(k string) string {
-	switch k {
+	switch strings.ToLower(k) {
 	case "esc":
 		return "Escape"
 	case "tab":

@@ -63,7 +63,7 @@ func TestReadRealDialogs(t *testing.T) {
 		{"gemini", "gemini/real_0.61.0_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
 			[]string{"Option 1", "Option 2", "Enter a custom value"}, 1},
 		{"copilot", "copilot/real_1.0.102_blocked_permission-shell.txt", KindPermission, "Do you want to run this command?", "shell", "echo probe > probe.txt",
-			[]string{"Yes", "No, and tell Copilot what to do differently (Esc to stop)"}, 1},
+			[]string{"Yes", "No, and tell Copilot what to do differently"}, 1},
 		{"copilot", "copilot/real_1.0.102_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
 			[]string{"Accept", "Decline"}, 0},
 		{"opencode", "opencode/real_1.18.33_blocked_permission-shell.txt", KindPermission, "Permission required: Shell command", "Shell", "echo probe > probe.txt",

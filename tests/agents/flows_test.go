@@ -24,22 +24,28 @@ var flows = map[string]flow{
 			write(t, filepath.Join(home, ".claude.json"), `{"hasCompletedOnboarding":true,"theme":"dark"}`)
 		},
 		steps: []step{
+			// 2.1.3xx: the trust dialog's choice is "No, exit" until the person moves it.
 			{screen: "trust", wait: `Yes, I trust this folder`, want: "blocked"},
+			// A Down sent as the dialog is drawn is dropped: it goes again until the cursor moved.
+			{keys: []string{"Down"}, again: true, wait: `❯ Yes, I trust this folder`},
 			{screen: "api-key", keys: []string{"Enter"}, wait: `Do you want to use this API key\?`, want: "blocked"},
-			{screen: "prompt", keys: []string{"Up", "Enter"}, wait: `\? for shortcuts`, want: "idle"},
+			// It starts in auto mode, where a tool call may run with no dialog: one Shift+Tab
+			// reaches manual mode, which asks.
+			{screen: "prompt", keys: []string{"Up", "Enter"}, wait: `auto mode on`, want: "idle"},
+			{keys: []string{"BTab"}, wait: `manual mode on`},
 			{screen: "after-turn", text: "say hello", wait: `Hello from the stand-in model[\s\S]*\? for shortcuts`, want: "idle"},
 			{screen: "permission-bash", text: "run a TOOL", wait: `Do you want to proceed\?`, want: "blocked"},
-			{keys: []string{"1"}, wait: `Done\.[\s\S]*\? for shortcuts`},
+			{keys: []string{"1"}, pause: time.Second, wait: `Done\.[\s\S]*\? for shortcuts`},
 			{screen: "question", text: "ASK me", wait: `Enter to select`, want: "blocked"},
-			{keys: []string{"Enter"}, wait: `Done\.[\s\S]*\? for shortcuts`},
+			{keys: []string{"Enter"}, pause: time.Second, wait: `Done\.[\s\S]*\? for shortcuts`},
 			{screen: "slow-stream", text: "answer SLOW", wait: `esc to interrupt`, want: "working"},
 			{screen: "after-esc", keys: []string{"Escape"}, wait: `Interrupted`, want: "idle"},
 			{screen: "after-error", keys: []string{"C-u"}, text: "FAIL now", wait: `API Error: 400[\s\S]*\? for shortcuts`, want: "idle"},
-			{screen: "retrying", text: "RETRY now", wait: `Retrying in`, want: "working"},
-			{keys: []string{"Escape", "C-u"}, wait: `Interrupted[\s\S]*\? for shortcuts`},
+			{screen: "retrying", text: "RETRY now", wait: `(?i)retrying in`, want: "working"},
+			{keys: []string{"Escape", "C-u"}, wait: `\? for shortcuts`, gone: `(?i)retrying in`},
 			{screen: "model-picker-opened", text: "/model", wait: `Select model`, want: "idle"},
 			{keys: []string{"Escape"}, wait: `\? for shortcuts`},
-			// Plan mode is two Shift+Tabs away.
+			// Plan mode is two Shift+Tabs away from manual mode (auto, manual, accept edits, plan).
 			{keys: []string{"BTab", "BTab"}, wait: `plan mode on`},
 			{screen: "plan-approval", text: "PLAN it", wait: `Exit plan mode\?`, want: "blocked"},
 		},

@@ -34,6 +34,33 @@ type step struct {
 	gone   string   // and, when set, one that must no longer match (a dialog still drawn)
 	want   string   // idle, working or blocked; "" to only wait
 	within time.Duration
+	// pause: a person's time to read the screen before the keys go (Claude Code 2.1.3xx drops
+	// a key that reaches a question within ~300ms of it being drawn).
+	pause time.Duration
+	// again: the keys are sent again every few seconds until the screen shows wait, for a key
+	// that moves a cursor and that an agent drops while it is not yet reading input.
+	again bool
+}
+
+// untilShown waits up to within for the pane to satisfy ok; with again, it sends keys again
+// every 3 seconds meanwhile.
+func untilShown(tm capture.Tmux, target, agent string, keys []string, again bool, within time.Duration, ok func(capture.Shot) bool) (capture.Shot, bool, error) {
+	if !again {
+		return capture.Until(tm, target, agent, within, ok)
+	}
+	deadline := time.Now().Add(within)
+	for {
+		shot, seen, err := capture.Until(tm, target, agent, min(3*time.Second, time.Until(deadline)), ok)
+		if err != nil || seen || time.Now().After(deadline) {
+			return shot, seen, err
+		}
+		for _, k := range keys {
+			if _, err := tm.Run("send-keys", "-t", target, k); err != nil {
+				return shot, false, err
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
 }
 
 // flow is how one agent is set up and driven.
@@ -154,6 +181,7 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
+		time.Sleep(s.pause)
 		for _, k := range s.keys {
 			if _, err := tm.Run("send-keys", "-t", target, k); err != nil {
 				t.Fatal(err)
@@ -174,7 +202,7 @@ func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
 		if s.gone != "" {
 			gone = regexp.MustCompile(s.gone)
 		}
-		shot, ok, err := capture.Until(tm, target, a.ID, within, func(sh capture.Shot) bool {
+		shot, ok, err := untilShown(tm, target, a.ID, s.keys, s.again, within, func(sh capture.Shot) bool {
 			return re.MatchString(sh.Text()) && (gone == nil || !gone.MatchString(sh.Text()))
 		})
 		if err != nil {

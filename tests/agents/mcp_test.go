@@ -77,7 +77,9 @@ func TestLiveMCP(t *testing.T) {
 		words = append(words, k+"="+v)
 	}
 	first := append(append([]string{}, words...), a.Command(cache)...)
-	first = append(first, "--mcp-config", mcpConfig, "--allowedTools", "mcp__taw")
+	// Manual mode: its hint line says "? for shortcuts" at the prompt, which auto mode's (the
+	// default since 2.1.3xx) does not.
+	first = append(first, "--mcp-config", mcpConfig, "--allowedTools", "mcp__taw", "--permission-mode", "manual")
 	tm := capture.Tmux{Socket: sock}
 	// The first agent gets TMUX_PANE from its pane, as a person's would, and passes it to taw mcp.
 	if _, err := tm.Run("new-session", "-d", "-s", "live", "-x", "160", "-y", "50", "-c", repo,

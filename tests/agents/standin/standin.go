@@ -95,6 +95,7 @@ type Server struct {
 	n       int
 	replies int
 	used    map[string]int  // messages answered with a tool call → the request's length then
+	search  *pending        // the call whose tool an agent defers, searched for; its result is due
 	calls   map[string]bool // the ids of the tool calls a CALL: message made
 }
 
@@ -258,10 +259,14 @@ func (s *Server) choose(t turn) reply {
 	if rp, ok := s.callResult(t); ok {
 		return rp
 	}
+	sc, name := ScenarioOf(t.lastUser)
+	names := map[Scenario][]string{Tool: shellTools, Ask: askTools, Plan: planTools, Call: {name}}[sc]
+	if rp, ok := s.deferred(t, sc, names, name); ok {
+		return rp
+	}
 	if len(t.tools) == 0 || t.lastUser == "" {
 		return reply{text: "Done."}
 	}
-	sc, name := ScenarioOf(t.lastUser)
 	switch sc {
 	case Fail:
 		return reply{status: 400, text: "the stand-in refused this request"}
@@ -275,7 +280,6 @@ func (s *Server) choose(t turn) reply {
 		if s.consume(t.lastUser, t.length) {
 			return reply{text: "Done."}
 		}
-		names := map[Scenario][]string{Tool: shellTools, Ask: askTools, Plan: planTools, Call: {name}}[sc]
 		if tl, ok := pick(t.tools, names); ok {
 			if args, ok := callArgs(t.lastUser, name); sc == Call && ok {
 				return reply{toolName: tl.name, toolArgs: args, call: true}
@@ -289,6 +293,59 @@ func (s *Server) choose(t turn) reply {
 		return reply{text: "No such tool was offered."}
 	}
 	return reply{text: "Hello from the stand-in model."}
+}
+
+// searchTool is the tool an agent offers for loading the tools it defers (Claude Code 2.1.3xx
+// keeps ExitPlanMode and every MCP tool behind it): a search for "select:<name>" adds that tool
+// to the next request.
+const searchTool = "ToolSearch"
+
+// pending is a tool call waiting for its deferred tool to be loaded.
+type pending struct {
+	msg   string
+	sc    Scenario
+	names []string
+	name  string // a CALL: message's tool
+}
+
+// deferred answers a plan or CALL: message whose tool the agent defers: first a search that
+// loads it, then, in the request that carries the search's result, the tool call itself.
+func (s *Server) deferred(t turn, sc Scenario, names []string, name string) (reply, bool) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	if p := s.search; p != nil && t.toolResult {
+		// The agent adds words of its own next to the search's result ("Tool loaded."): the
+		// message is the one the search was for.
+		tl, ok := pick(t.tools, p.names)
+		if !ok {
+			return reply{}, false
+		}
+		s.search = nil
+		if s.used == nil {
+			s.used = map[string]int{}
+		}
+		s.used[p.msg] = t.length
+		if args, ok := callArgs(p.msg, p.name); p.sc == Call && ok {
+			return reply{toolName: tl.name, toolArgs: args, call: true}, true
+		}
+		return reply{toolName: tl.name, toolArgs: argsFor(tl, p.sc, ""), call: p.sc == Call}, true
+	}
+	if (sc != Plan && sc != Call) || t.toolResult || t.lastUser == "" {
+		return reply{}, false
+	}
+	if _, ok := pick(t.tools, names); ok {
+		return reply{}, false
+	}
+	search, ok := pick(t.tools, []string{searchTool})
+	if !ok {
+		return reply{}, false
+	}
+	s.search = &pending{msg: t.lastUser, sc: sc, names: names, name: name}
+	args := map[string]any{"query": "select:" + names[0]}
+	if _, ok := props(search.schema)["max_results"]; ok {
+		args["max_results"] = 1
+	}
+	return reply{toolName: search.name, toolArgs: args}, true
 }
 
 // callArgs reads the JSON object that follows "CALL:name " on the message's last line naming it:

@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -143,5 +144,34 @@ func TestAnthropicCallWithArgumentsThenItsResult(t *testing.T) {
 	_, body = post(t, srv, "/v1/messages", `{"tools":[`+start+`],"messages":[{"role":"user","content":"`+msg+`"},`+call+`,`+other+`]}`)
 	if strings.Contains(body, "The tool answered") {
 		t.Fatalf("a result of a call it did not make was repeated: %s", body)
+	}
+}
+
+// Claude Code 2.1.3xx defers ExitPlanMode and MCP tools behind ToolSearch: a plan or CALL:
+// message gets a search for the tool first, then the call once the search's result is back,
+// though the agent adds words of its own ("Tool loaded.") next to that result.
+func TestAnthropicDeferredToolSearched(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	search := `{"name":"ToolSearch","input_schema":{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"number"}},"required":["query"]}}`
+	plan := `{"name":"ExitPlanMode","input_schema":{"type":"object","properties":{}}}`
+	mcp := `{"name":"mcp__taw__agent_start","input_schema":{"type":"object","properties":{"agent":{"type":"string"}}}}`
+	for _, c := range []struct{ msg, tool, loaded, want string }{
+		{"PLAN it", search, plan, `"name":"ExitPlanMode"`},
+		{`CALL:mcp__taw__agent_start {"agent":"claude"}`, search, mcp, `"input":{"agent":"claude"},"name":"mcp__taw__agent_start"`},
+	} {
+		msg, _ := json.Marshal(c.msg)
+		first := `{"tools":[` + bash + `,` + c.tool + `],"messages":[{"role":"user","content":` + string(msg) + `}]}`
+		_, body := post(t, srv, "/v1/messages", first)
+		if !strings.Contains(body, `"name":"ToolSearch"`) || !strings.Contains(body, `select:`) {
+			t.Errorf("%s: the first answer is no search for the deferred tool: %s", c.msg, body)
+		}
+		second := `{"tools":[` + bash + `,` + c.tool + `,` + c.loaded + `],"messages":[{"role":"user","content":` + string(msg) + `},` +
+			`{"role":"assistant","content":[{"type":"tool_use","id":"s1","name":"ToolSearch","input":{}}]},` +
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"s1","content":[{"type":"tool_reference"}]},{"type":"text","text":"Tool loaded."}]}]}`
+		_, body = post(t, srv, "/v1/messages", second)
+		if !strings.Contains(body, c.want) {
+			t.Errorf("%s: after the search, want a call with %s, got %s", c.msg, c.want, body)
+		}
 	}
 }
