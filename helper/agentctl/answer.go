@@ -85,6 +85,9 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 			return none, err
 		}
 	}
+	if err := c.dialogSteady(ctx, p); err != nil {
+		return none, err
+	}
 	locked, err := panestate.Lock(c.LockDir, p.ID)
 	if err != nil {
 		return none, err
@@ -272,6 +275,35 @@ func (c *Ctl) screenSettles(ctx context.Context, paneID string, ok func(screen s
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// dialogSteady and dialogSteadyMax: an agent that has just drawn its dialog may not read keys
+// yet (Claude Code 2.1.332 drops a key that comes within about 300 ms of the draw, and the
+// dialog stays up with the answer lost), so an answer waits until the dialog on screen reads the
+// same across dialogSteady. A screen that never settles (a timer in the dialog) is answered after
+// dialogSteadyMax: the check under the lock still answers only the dialog on record.
+const (
+	dialogSteady    = 500 * time.Millisecond
+	dialogSteadyMax = 3 * time.Second
+)
+
+// dialogSteady waits until two reads of p's dialog, dialogSteady apart, agree.
+func (c *Ctl) dialogSteady(ctx context.Context, p panestate.Pane) error {
+	deadline := time.Now().Add(dialogSteadyMax)
+	was, err := c.LivePrompt(ctx, p)
+	for err == nil && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(dialogSteady):
+		}
+		var now *prompt.Prompt
+		if now, err = c.LivePrompt(ctx, p); err == nil && now != nil && prompt.Same(was, now) {
+			return nil
+		}
+		was = now
+	}
+	return err
 }
 
 // moved says whether the agent went on after an answer though the dialog may still be drawn (an

@@ -374,13 +374,6 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			tm.Run("send-keys", "-t", pane, "-l", tr.text)
 			time.Sleep(time.Second) // some agents take an Enter that comes with the text as part of a paste
 		}
-		if len(tr.taw) > 1 && tr.taw[1] == "answer" {
-			// A person reads the dialog before answering it. Without this, taw agent answer
-			// sends its keys as soon as the dialog is drawn, and Claude Code 2.1.3xx drops a key
-			// that comes within ~300ms of a dialog being drawn: the answer is not taken (a
-			// defect of taw agent answer's, which does not wait for the dialog to settle).
-			time.Sleep(time.Second)
-		}
 		began := time.Now()
 		switch {
 		case tr.text != "":
