@@ -130,6 +130,25 @@ func TestLiveAgents(t *testing.T) {
 // serveStandin starts a stand-in model server of the agent's own and returns its address. Each
 // agent gets a fresh one: the stand-in remembers which messages it answered with a tool call, and
 // one agent's "run a TOOL" must not make another's read as already answered.
+// pinnedAgent is the pinned agent id, installed in cache, for a test that drives that one agent
+// (its name, for the messages); it skips the test when TAW_AGENTS leaves the agent out.
+func pinnedAgent(t *testing.T, cache string, only map[string]bool, list []Agent, id, name string) Agent {
+	t.Helper()
+	if len(only) > 0 && !only[id] {
+		t.Skipf("TAW_AGENTS leaves %s out; this test drives it", name)
+	}
+	for _, a := range list {
+		if a.ID == id {
+			if err := a.Install(context.Background(), cache); err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+	}
+	t.Fatalf("%s is not pinned in agents.json", name)
+	return Agent{}
+}
+
 func serveStandin(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,7 +3,6 @@
 package agents
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,21 +24,7 @@ import (
 // call's result in its answer, so the first agent's screen shows what taw gave it.
 func TestLiveMCP(t *testing.T) {
 	cache, only, list, root := liveSetup(t)
-	if len(only) > 0 && !only["claude"] {
-		t.Skip("TAW_AGENTS leaves Claude Code out; the MCP test drives it")
-	}
-	var a Agent
-	for _, p := range list {
-		if p.ID == "claude" {
-			a = p
-		}
-	}
-	if a.ID == "" {
-		t.Fatal("Claude Code is not pinned in agents.json")
-	}
-	if err := a.Install(context.Background(), cache); err != nil {
-		t.Fatal(err)
-	}
+	a := pinnedAgent(t, cache, only, list, "claude", "Claude Code")
 	bin := buildTaw(t, root)
 	url := serveStandin(t)
 	scratch, home, repo := scratchRepo(t, cache, "mcp-claude")

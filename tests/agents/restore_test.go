@@ -3,7 +3,6 @@
 package agents
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,21 +24,7 @@ import (
 // alone: a mix-up there shows here.
 func TestLiveRestore(t *testing.T) {
 	cache, only, list, root := liveSetup(t)
-	if len(only) > 0 && !only["codex"] {
-		t.Skip("TAW_AGENTS leaves Codex out; the restore test drives two of it")
-	}
-	var a Agent
-	for _, p := range list {
-		if p.ID == "codex" {
-			a = p
-		}
-	}
-	if a.ID == "" {
-		t.Fatal("Codex is not pinned in agents.json")
-	}
-	if err := a.Install(context.Background(), cache); err != nil {
-		t.Fatal(err)
-	}
+	a := pinnedAgent(t, cache, only, list, "codex", "Codex")
 	bin := buildTaw(t, root)
 	url := serveStandin(t)
 	_, home, repo := scratchRepo(t, cache, "restore-codex")
@@ -84,8 +69,10 @@ func TestLiveRestore(t *testing.T) {
 	}
 	run("set-option", "-g", "default-command", "exec /bin/sh")
 	run("run-shell", "-b", filepath.Join(bin, "taw")+" -L "+sock+" watch --serve >/dev/null 2>&1")
-	run("new-session", "-d", "-s", "work", "-x", "200", "-y", "50", "-c", repo)
-	run("split-window", "-h", "-t", "work:0", "-c", repo)
+	// tmux gives a pane made by a client outside any session that client's PATH, not the
+	// global one.
+	run("new-session", "-d", "-s", "work", "-x", "200", "-y", "50", "-c", repo, "-e", "PATH="+path)
+	run("split-window", "-h", "-t", "work:0", "-c", repo, "-e", "PATH="+path)
 	panes := map[string]string{"work:0.0": "ALPHA", "work:0.1": "BRAVO"}
 	order := []string{"work:0.0", "work:0.1"}
 

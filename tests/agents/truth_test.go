@@ -158,9 +158,9 @@ var truthFlows = map[string]truthFlow{
 	},
 }
 
-// opencodeTruth is OpenCode's and Kilo's: the same screens (Kilo is OpenCode's fork) and the
-// same plugin events.
-var opencodeTruth = []transition{
+// escTwiceTruth is OpenCode's, Kilo's (OpenCode's fork: the same screens and plugin events) and
+// Copilot CLI's: the first Esc of a turn arms the interrupt, the second interrupts.
+var escTwiceTruth = []transition{
 	{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
 	// Its first Esc arms the interrupt ("esc again to interrupt"), the second interrupts.
 	{name: "Esc → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
@@ -177,51 +177,40 @@ var opencodeTruth = []transition{
 	{name: "exit → released", text: "/exit", want: released, what: "released"},
 }
 
+// screenOnlyTruth is Qwen Code's and Cline's: taw has no integration for them, so taw reads them
+// off the screen, and a screen gives a blocked agent no message: the permission's command is
+// not checked.
+var screenOnlyTruth = []transition{
+	{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
+	{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+	{name: "permission → blocked", text: "run a LONG TOOL", want: stateIs("blocked"), what: "blocked"},
+	{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
+	{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
+	{name: "permission → blocked (again)", text: "run a TOOL", want: stateIs("blocked"), what: "blocked"},
+	{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
+	{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+	{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
+	{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
+	{name: "exit → released", text: "/quit", want: released, what: "released"},
+}
+
 func init() {
 	truthFlows["copilot"] = truthFlow{
 		start: []step{
 			{wait: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
 			{keys: []string{"1"}, wait: `Manual Approval`},
 		},
-		steps: []transition{
-			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
-			{name: "Esc → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "permission → blocked naming the command", text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
-			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
-			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
-			{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
-			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
-			// Its question is a form, "enter accept · ctrl+d decline"; the stand-in's question
-			// asks for no field, so there is nothing to type in it.
-			{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
-			{name: "answer --option 1 (accept) → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
-			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
-			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
-			{name: "Esc in retry → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "exit → released", text: "/exit", want: released, what: "released"},
-		},
+		// Its question is a form, "enter accept · ctrl+d decline": option 1 accepts it. The
+		// stand-in's question asks for no field, so there is nothing to type in it.
+		steps: escTwiceTruth,
 	}
-	// Qwen Code and Cline: no integration of taw's, so taw reads them off the screen, and a
-	// screen gives a blocked agent no message: the permission's command is not checked.
 	truthFlows["qwen"] = truthFlow{
 		start: []step{
 			{wait: `Type your message`, within: 2 * time.Minute},
 			// It starts in its auto mode; three Shift+Tabs reach the mode that asks.
 			{keys: []string{"BTab", "BTab", "BTab"}, wait: `Ask permissions`},
 		},
-		steps: []transition{
-			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
-			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "permission → blocked", text: "run a LONG TOOL", want: stateIs("blocked"), what: "blocked"},
-			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
-			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
-			{name: "permission → blocked (again)", text: "run a TOOL", want: stateIs("blocked"), what: "blocked"},
-			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
-			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
-			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "exit → released", text: "/quit", want: released, what: "released"},
-		},
+		steps: screenOnlyTruth,
 	}
 	truthFlows["cline"] = truthFlow{
 		start: []step{
@@ -238,22 +227,10 @@ func init() {
 			{keys: []string{"Escape"}, wait: `What can I do for you|Ask anything`},
 			{keys: []string{"BTab"}, wait: `Auto-approve all disabled`},
 		},
-		steps: []transition{
-			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
-			{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "permission → blocked", text: "run a LONG TOOL", want: stateIs("blocked"), what: "blocked"},
-			{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
-			{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
-			{name: "permission → blocked (again)", text: "run a TOOL", want: stateIs("blocked"), what: "blocked"},
-			{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
-			{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
-			{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-			{name: "exit → released", text: "/exit", want: released, what: "released"},
-		},
+		steps: append(screenOnlyTruth[:len(screenOnlyTruth)-1:len(screenOnlyTruth)-1], transition{name: "exit → released", text: "/exit", want: released, what: "released"}),
 	}
-	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeTruth}
-	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeTruth}
+	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: escTwiceTruth}
+	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: escTwiceTruth}
 	// pi has no permission prompt (its tools run without asking) and no question tool of its own.
 	truthFlows["pi"] = truthFlow{
 		start: []step{{wait: `pi v0\.`, within: 2 * time.Minute}},
