@@ -47,15 +47,32 @@ func claudeCommand(ctx []string) (string, string) {
 		if m == nil {
 			continue
 		}
-		for _, l := range ctx[i+1:] {
-			// Newer versions put a tip under the heading ("Tip: auto mode handles these
-			// prompts…"): the command is the first line that is not one.
+		under := ctx[i+1:]
+		// 2.1.3xx draws the command in a dashed box, below a tip and the tool's description
+		// ("Run shell command").
+		for j, l := range under {
+			if dashedRule(l) {
+				for _, c := range under[j+1:] {
+					if c != "" && !dashedRule(c) {
+						return m[1], c
+					}
+				}
+			}
+		}
+		for _, l := range under {
+			// Versions before the box put a tip under the heading ("Tip: auto mode handles
+			// these prompts…"): the command is the first line that is not one.
 			if l != "" && !strings.HasPrefix(l, "Tip:") {
 				return m[1], l
 			}
 		}
 	}
 	return boxedCommand(ctx)
+}
+
+// dashedRule says whether l is a rule of dashes ("╌╌╌…"), the edge of Claude Code's command box.
+func dashedRule(l string) bool {
+	return len(l) >= 3*len("╌") && strings.Trim(l, "╌") == ""
 }
 
 var dollarRE = lazyRE(`^\$ (\S.*)$`)

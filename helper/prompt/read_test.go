@@ -46,6 +46,11 @@ func TestReadRealDialogs(t *testing.T) {
 		// 2.1.197's capture with the tip newer versions draw under the heading.
 		{"claude", "claude/tip_blocked_permission-bash.txt", KindPermission, "Do you want to proceed?", "Bash", "echo probe > probe.txt",
 			[]string{"Yes", "Yes, and always allow access to repo/ from this project", "No"}, 1},
+		// 2.1.332: a tip and the tool's description under the heading, the command in a box.
+		{"claude", "../../detect/testdata/claude/real_2.1.332_blocked_permission-bash.txt", KindPermission, "Do you want to proceed?", "Bash", "echo probe > probe.txt",
+			[]string{"Yes", "Yes, and always allow access to /root/.cache/taw-agents/run-claude-2230982326/repo from this project", "Yes, and switch to auto mode · auto mode handles these prompts for you", "No"}, 1},
+		{"claude", "../../detect/testdata/claude/real_2.1.332_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
+			[]string{"Option 1", "Option 2", "Type something.", "Chat about this"}, 1},
 		{"claude", "claude/real_2.1.197_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
 			[]string{"Option 1", "Option 2", "Type something.", "Chat about this"}, 1},
 		{"claude", "claude/real_2.1.197_blocked_trust.txt", KindTrust, "", "", "",
