@@ -157,6 +157,7 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 	// agree make the screen's word: an agent repaints in steps.
 	deadline := time.Now().Add(answerSettle)
 	var prev *prompt.Prompt
+	seenGone := false
 	for first := true; ; first = false {
 		screen, err := Capture(ctx, c.Tmux, p.ID, 0)
 		if err != nil {
@@ -167,6 +168,7 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 			if after != nil {
 				res.Next = withHookMessage(after, p)
 			}
+			seenGone = true
 			break
 		}
 		if c.moved(ctx, p.ID, updated) {
@@ -182,7 +184,14 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	_, _ = c.Tmux.Run(ctx, tmux.Cmd{"set-option", "-p", "-u", "-t", p.ID, optAnswered})
+	done := []tmux.Cmd{{"set-option", "-p", "-u", "-t", p.ID, optAnswered}}
+	if seenGone && updated != "" {
+		// The dialog the blocked report asked is gone: the watcher, woken, may let the screen
+		// correct that report at once rather than after its usual wait.
+		done = append(done, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptAnswerTaken, updated})
+		done = append(done, tmux.SignalCmds(panestate.SignalChannel)...)
+	}
+	_, _ = c.Tmux.Run(ctx, done...)
 	if q, err := panestate.Read(ctx, c.Tmux, p.ID); err == nil {
 		res.State = ShownOrNone(q)
 	}

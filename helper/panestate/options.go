@@ -46,6 +46,11 @@ const (
 
 	OptPrompt = "@agent_prompt" // what the blocked agent asks, compact JSON; gone when it leaves blocked
 
+	// OptAnswerTaken is the @agent_updated of the blocked report whose dialog taw's own answer
+	// was seen to take: the dialog that report asked is gone, so the screen may correct it at
+	// once (see the watcher's screenCorrects). A later report makes it stale by itself.
+	OptAnswerTaken = "@agent_answer_taken"
+
 	// OptHeld is "1" on a pane that holds, or has held, anything of taw's. The watcher reads the
 	// options only of the panes that have it: one option to test per pane instead of one per
 	// thing a pane may hold, and an unset option is the dearest thing for tmux to look up. It is
@@ -70,6 +75,7 @@ var Options = []string{
 	OptDone,
 	OptPrompt,
 	OptTurnEnded,
+	OptAnswerTaken,
 }
 
 // RecordFromOptions reads the contract's record out of a pane's options.

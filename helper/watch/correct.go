@@ -8,6 +8,7 @@ import (
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/panestate"
+	"github.com/taw-tmux/taw/helper/report"
 )
 
 // screenEvidence is what the watcher keeps of a screen that shows the agent in another state
@@ -39,6 +40,7 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	}
 	m.screen.looks++
 	f.ScreenState, f.ScreenLooks, f.ScreenFor, f.ScreenReport = m.screen.state, m.screen.looks, now.Sub(m.screen.since).Milliseconds(), updated
+	f.Answered = reported == report.StateBlocked && updated != "" && p.Options[panestate.OptAnswerTaken] == updated
 	f.ReportAge = -1
 	if ms, err := strconv.ParseInt(strings.TrimSpace(updated), 10, 64); err == nil {
 		f.ReportAge = now.UnixMilli() - ms
@@ -52,9 +54,10 @@ func correctionDue(m *paneMemo, f Facts, now time.Time) (due time.Time, ok bool)
 	if m == nil || f.ScreenLooks == 0 {
 		return time.Time{}, false
 	}
-	due = m.screen.since.Add(CorrectFor * time.Millisecond)
+	forMillis, ageMillis := correctionWait(f)
+	due = m.screen.since.Add(time.Duration(forMillis) * time.Millisecond)
 	if f.ReportAge >= 0 {
-		if byAge := now.Add(time.Duration(CorrectAgeMillis-f.ReportAge) * time.Millisecond); byAge.After(due) {
+		if byAge := now.Add(time.Duration(ageMillis-f.ReportAge) * time.Millisecond); byAge.After(due) {
 			due = byAge
 		}
 	}

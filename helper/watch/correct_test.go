@@ -3,6 +3,9 @@ package watch
 import (
 	"testing"
 	"time"
+
+	"github.com/taw-tmux/taw/helper/detect"
+	"github.com/taw-tmux/taw/helper/panestate"
 )
 
 // A screen that begins to contradict a hook brings the next look forward to the moment the
@@ -31,6 +34,12 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 		t.Errorf("due %s after a fresh report, want when the report is %dms old", due.Sub(now), CorrectAgeMillis)
 	}
 
+	// After taw's own answer took the dialog: the shorter wait, and no report age.
+	f = Facts{ScreenLooks: 1, ReportAge: 200, Answered: true}
+	if due, _ := correctionDue(m, f, now); !due.Equal(now.Add(CorrectForAnswered * time.Millisecond)) {
+		t.Errorf("due %s after an answer was taken, want %dms", due.Sub(now), CorrectForAnswered)
+	}
+
 	// Looks and time both had: the correction was made or will not be, and nothing hurries.
 	m.screen.since = now.Add(-5 * time.Second)
 	f = Facts{ScreenLooks: CorrectLooks, ReportAge: 10_000}
@@ -39,5 +48,29 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 	}
 	if _, ok := correctionDue(m, Facts{}, now); ok {
 		t.Errorf("no screen evidence, yet a look is hurried")
+	}
+}
+
+// The watcher knows an answer of taw's took the dialog of the report that holds the pane only
+// while that report still holds it: the mark names the report by its @agent_updated.
+func TestCountScreenSeesTheAnswerTaken(t *testing.T) {
+	now := time.Unix(1000, 0)
+	pane := func(taken string) panestate.Pane {
+		return panestate.Pane{ID: "%1", Options: map[string]string{
+			panestate.OptSource: "integration:claude", panestate.OptReportedKind: "claude",
+			panestate.OptReportedState: "blocked", panestate.OptUpdated: "999000",
+			panestate.OptAnswerTaken: taken,
+		}}
+	}
+	for _, tt := range []struct {
+		taken string
+		want  bool
+	}{{"999000", true}, {"998000", false}, {"", false}} {
+		m := &paneMemo{agent: "claude", verdict: detect.Verdict{State: "working", RuleID: "spinner"}}
+		f := Facts{Known: true, Agent: "claude", Classified: true, State: "working"}
+		countScreen(pane(tt.taken), m, &f, now)
+		if f.ScreenLooks != 1 || f.Answered != tt.want {
+			t.Errorf("answer taken for report %q: looks %d, Answered %t; want 1, %t", tt.taken, f.ScreenLooks, f.Answered, tt.want)
+		}
 	}
 }

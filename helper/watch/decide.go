@@ -34,17 +34,34 @@ type Facts struct {
 	ScreenFor    int64
 	ReportAge    int64
 	ScreenReport string // the @agent_updated the looks were counted against
+	// Answered: taw's own answer was seen to take the dialog of the blocked report that holds
+	// the pane (panestate.OptAnswerTaken).
+	Answered bool
 }
 
 // The screen corrects a hook of taw's own once it has shown the other state for this many
 // looks in a row over this long, at least this long after the hook's report: an agent paints its
 // spinner a moment after the hook that says it started, and a frame between two tools may show
 // the prompt for an instant.
+//
+// After taw's own answer took the dialog a blocked report asked, that report is over for certain
+// and the wait is shorter (CorrectForAnswered, no report age): only long enough that a frame
+// drawn as the dialog went is not taken for the agent's state.
 const (
-	CorrectLooks     = 2
-	CorrectFor       = 800
-	CorrectAgeMillis = 1500
+	CorrectLooks       = 2
+	CorrectFor         = 800
+	CorrectAgeMillis   = 1500
+	CorrectForAnswered = 300
 )
+
+// correctionWait is how long the screen must show its state, and how old the report must be,
+// before the screen corrects it.
+func correctionWait(f Facts) (forMillis, ageMillis int64) {
+	if f.Answered {
+		return CorrectForAnswered, 0
+	}
+	return CorrectFor, CorrectAgeMillis
+}
 
 // screenCorrects says whether the screen clearly contradicts the hook that holds the pane: the
 // hook is taw's own integration for the agent on screen, the catalogue says that agent's hooks
@@ -59,8 +76,9 @@ func screenCorrects(rec report.Record, f Facts) bool {
 		return false
 	}
 	a, known := agents.Lookup(agent)
+	forMillis, ageMillis := correctionWait(f)
 	return known && a.ScreenCorrects(rec.ReportedState, f.ScreenState) &&
-		f.ScreenLooks >= CorrectLooks && f.ScreenFor >= CorrectFor && f.ReportAge >= CorrectAgeMillis
+		f.ScreenLooks >= CorrectLooks && f.ScreenFor >= forMillis && f.ReportAge >= ageMillis
 }
 
 // Decision is what Decide wants written: the new record and @agent_restored.

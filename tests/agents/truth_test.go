@@ -31,8 +31,9 @@ type transition struct {
 	keys  []string // tmux keys (timed from the first)
 	taw   []string // a taw command run instead (timed from its start), {pane} is the pane
 	want  func(p paneView) bool
-	what  string // the truth wanted, for the table
-	stays bool   // the state held before may be the answer (a form's next question)
+	what  string        // the truth wanted, for the table
+	stays bool          // the state held before may be the answer (a form's next question)
+	pause time.Duration // a person's time to see the last change before acting
 }
 
 // paneView is what `taw pane get --json` says of the agent.
@@ -163,7 +164,8 @@ var truthFlows = map[string]truthFlow{
 var escTwiceTruth = []transition{
 	{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
 	// Its first Esc arms the interrupt ("esc again to interrupt"), the second interrupts.
-	{name: "Esc → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
+	// Copilot CLI drops an Esc that comes as the turn starts.
+	{name: "Esc → idle", pause: time.Second, keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
 	{name: "permission → blocked naming the command", text: "run a LONG TOOL", want: blockedOn("sleep 12"), what: "blocked: sleep 12"},
 	{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
 	{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
@@ -343,6 +345,7 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 	}
 	var table []string
 	for _, tr := range steps {
+		time.Sleep(tr.pause)
 		for _, k := range tr.setup {
 			tm.Run("send-keys", "-t", pane, k)
 			time.Sleep(300 * time.Millisecond)
@@ -381,12 +384,19 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			}
 		}
 		var p paneView
-		ok := false
+		ok, told := false, false
 		for deadline := began.Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			// A state that held before the action is no answer to it: the change must come after.
 			if p = get(); tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
 				ok = true
 				break
+			}
+			// Past the 2 seconds a transition may take, what taw saw and why, for the log.
+			if !told && time.Since(began) > 2*time.Second {
+				told = true
+				why, _ := taw("pane", "explain", pane)
+				screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
+				t.Logf("%s %s: not %s after 2s; taw pane explain:\n%s\nthe screen's last lines:\n%s", a.ID, tr.name, tr.what, strings.TrimSpace(why), lastLines(screen, 12))
 			}
 		}
 		took := time.Since(began).Seconds()
@@ -399,6 +409,11 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		table = append(table, fmt.Sprintf("| %s | %s | right | %.1f |", a.ID, tr.name, took))
 	}
 	t.Logf("time to truth, %s %s:\n| agent | transition | taw pane get | seconds |\n|---|---|---|---|\n%s", a.ID, a.Version, strings.Join(table, "\n"))
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 func firstLine(s string) string {
