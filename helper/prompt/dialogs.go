@@ -24,6 +24,11 @@ var dialogs = map[string]dialog{
 	"opencode": {read: opencodePermission, noCursor: true, command: dollarCommand},
 }
 
+func init() {
+	// Kilo Code is OpenCode's fork: the same panels and forms.
+	dialogs["kilo"] = dialogs["opencode"]
+}
+
 func dialogFor(agentID string) dialog {
 	d := dialogs[agentID]
 	if d.next == "" {

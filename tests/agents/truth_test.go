@@ -379,7 +379,8 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			t.Logf("%s %s: taw %s: %v %s", a.ID, tr.name, strings.Join(args, " "), err, strings.TrimSpace(out))
 			if err != nil {
 				table = append(table, fmt.Sprintf("| %s | %s | wrong (taw failed: %s) | %.1f |", a.ID, tr.name, firstLine(out), time.Since(began).Seconds()))
-				t.Errorf("%s %s: taw %s failed: %v: %s", a.ID, tr.name, strings.Join(args, " "), err, out)
+				screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
+				t.Errorf("%s %s: taw %s failed: %v: %s; the screen's last lines:\n%s", a.ID, tr.name, strings.Join(args, " "), err, out, lastLines(screen, 20))
 				continue
 			}
 		}
