@@ -21,7 +21,7 @@ var dialogs = map[string]dialog{
 	"codex":    {command: dollarCommand, field: []string{"Tab"}}, // "None of the above … add details in notes (tab)"
 	"gemini":   {command: geminiCommand},
 	"copilot":  {read: copilotQuestion, command: boxedCommand},
-	"opencode": {read: opencodePermission, noCursor: true, command: dollarCommand},
+	"opencode": {read: opencodeDialog, noCursor: true, command: dollarCommand},
 }
 
 func init() {
@@ -141,6 +141,38 @@ func copilotQuestion(lines []string) *Prompt {
 					{Number: 2, Label: "Decline", Key: "C-d"},
 				}
 				return p
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// opencodeDialog reads OpenCode's panels that the common reader cannot: its permission panel
+// and the review page at the end of its question form.
+func opencodeDialog(lines []string) *Prompt {
+	if p := opencodePermission(lines); p != nil {
+		return p
+	}
+	return opencodeReview(lines)
+}
+
+// opencodeReview reads the last page of OpenCode's question form: "Review", a line per question
+// with its answer, and "enter submit  esc dismiss". It is a dialog of its own: the answers go to
+// the agent only once it is submitted.
+func opencodeReview(lines []string) *Prompt {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.Contains(lines[i], "enter submit") {
+			continue
+		}
+		var answers []string
+		for j := i - 1; j >= 0; j-- {
+			if lines[j] == "Review" {
+				return &Prompt{Kind: KindQuestion, Question: "Review: " + strings.Join(answers, "; "),
+					Options: []Option{{Number: 1, Label: "Submit", Key: "Enter"}, {Number: 2, Label: "Dismiss", Key: "Escape"}}}
+			}
+			if lines[j] != "" {
+				answers = append([]string{lines[j]}, answers...)
 			}
 		}
 		return nil

@@ -27,14 +27,14 @@ func Choice(p *Prompt, number int, yes, no bool, text string) (Option, error) {
 		return Option{}, fmt.Errorf("the dialog has no option %d: it has %d (%s)", number, len(p.Options), p.Summary())
 	case yes:
 		for _, o := range p.Options {
-			if hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed") {
+			if hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed", "submit") {
 				return o, nil
 			}
 		}
 		return Option{}, fmt.Errorf("no option of the dialog says yes (%s); pick one with --option N", p.Summary())
 	case no:
 		for _, o := range p.Options {
-			if hasWordPrefix(o.Label, "no", "reject", "deny", "decline", "cancel") {
+			if hasWordPrefix(o.Label, "no", "reject", "deny", "decline", "cancel", "dismiss") {
 				return o, nil
 			}
 		}

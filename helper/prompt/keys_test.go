@@ -35,6 +35,9 @@ func TestKeysOfRealDialogs(t *testing.T) {
 		// OpenCode's permission choices sit on one line.
 		{"opencode", "opencode/real_1.18.33_blocked_permission-shell.txt", 3, false, false, "", []Step{{Keys: []string{"Right", "Right"}, Select: 3}, {Keys: []string{"Enter"}}}},
 		{"opencode", "opencode/real_1.18.33_blocked_question.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
+		// The form's review page: --yes submits it, --no dismisses it.
+		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, true, false, "", []Step{{Keys: []string{"Enter"}}}},
+		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, false, true, "", []Step{{Keys: []string{"Escape"}}}},
 	}
 	for _, tt := range tests {
 		p := Read(tt.agent, fixture(t, tt.file))

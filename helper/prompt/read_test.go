@@ -75,6 +75,8 @@ func TestReadRealDialogs(t *testing.T) {
 			[]string{"Allow once", "Allow always", "Reject"}, 1},
 		{"kilo", "../../detect/testdata/kilo/real_7.7.7_blocked_permission-shell.txt", KindPermission, "Permission required: Shell command", "Shell", "echo probe > probe.txt",
 			[]string{"Allow once", "Allow always", "Reject"}, 1},
+		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", KindQuestion, "Review: Colour 1: Option 1; Colour 2: Option 1", "", "",
+			[]string{"Submit", "Dismiss"}, 0},
 		{"opencode", "opencode/real_1.18.33_blocked_question.txt", KindQuestion, "Which colour should the button be? 1", "", "",
 			[]string{"Option 1", "Option 2", "Type your own answer"}, 0},
 	}

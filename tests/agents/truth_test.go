@@ -161,7 +161,11 @@ var truthFlows = map[string]truthFlow{
 
 // escTwiceTruth is OpenCode's, Kilo's (OpenCode's fork: the same screens and plugin events) and
 // Copilot CLI's: the first Esc of a turn arms the interrupt, the second interrupts.
-var escTwiceTruth = []transition{
+func escTwiceTruth(question ...transition) []transition {
+	return append(append(append([]transition(nil), escTwiceBefore...), question...), escTwiceAfter...)
+}
+
+var escTwiceBefore = []transition{
 	{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
 	// Its first Esc arms the interrupt ("esc again to interrupt"), the second interrupts.
 	// Copilot CLI drops an Esc that comes as the turn starts.
@@ -171,8 +175,9 @@ var escTwiceTruth = []transition{
 	{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
 	{name: "permission → blocked (again)", text: "run a TOOL", want: blockedOn("echo probe"), what: "blocked: echo probe"},
 	{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
-	{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
-	{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+}
+
+var escTwiceAfter = []transition{
 	{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
 	{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
 	{name: "Esc in retry → idle", keys: []string{"Escape", "Escape"}, want: stateIs("idle", "done"), what: "idle"},
@@ -204,7 +209,10 @@ func init() {
 		},
 		// Its question is a form, "enter accept · ctrl+d decline": option 1 accepts it. The
 		// stand-in's question asks for no field, so there is nothing to type in it.
-		steps: escTwiceTruth,
+		steps: escTwiceTruth(
+			transition{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			transition{name: "answer --option 1 (accept) → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+		),
 	}
 	truthFlows["qwen"] = truthFlow{
 		start: []step{
@@ -231,8 +239,15 @@ func init() {
 		},
 		steps: append(screenOnlyTruth[:len(screenOnlyTruth)-1:len(screenOnlyTruth)-1], transition{name: "exit → released", text: "/exit", want: released, what: "released"}),
 	}
-	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: escTwiceTruth}
-	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: escTwiceTruth}
+	// OpenCode's questions come as one form, a page a question and a review page to submit.
+	opencodeForm := escTwiceTruth(
+		transition{name: "question form → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+		transition{name: "answer question 1 --option 1 → question 2", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("blocked"), what: "blocked on question 2", stays: true},
+		transition{name: "answer question 2 --text → review", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("blocked"), what: "blocked on the review", stays: true},
+		transition{name: "submit (answer --yes) → went on", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+	)
+	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
+	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
 	// pi has no permission prompt (its tools run without asking) and no question tool of its own.
 	truthFlows["pi"] = truthFlow{
 		start: []step{{wait: `pi v0\.`, within: 2 * time.Minute}},
