@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/coded"
 	"github.com/taw-tmux/taw/helper/panestate"
 	"github.com/taw-tmux/taw/helper/prompt"
@@ -286,33 +287,58 @@ func (c *Ctl) screenSettles(ctx context.Context, paneID string, ok func(screen s
 	}
 }
 
-// dialogSteady and dialogSteadyMax: an agent that has just drawn its dialog may not read keys
-// yet (Claude Code 2.1.332 drops a key that comes within about 300 ms of the draw, and the
-// dialog stays up with the answer lost), so an answer waits until the dialog on screen reads the
-// same across dialogSteady. A screen that never settles (a timer in the dialog) is answered after
-// dialogSteadyMax: the check under the lock still answers only the dialog on record.
+// An agent that has just drawn its dialog may not read keys yet (Claude Code 2.1.332 drops a key
+// that comes while it draws, and the dialog stays up with the answer lost). So an answer waits
+// until the dialog has been up for the agent's catalogue DialogSettle, then until two reads of it
+// dialogSteady apart agree, within dialogSteadyMax: the check under the lock still answers only
+// the dialog on record.
 const (
-	dialogSteady    = 500 * time.Millisecond
+	dialogSteady    = 200 * time.Millisecond
 	dialogSteadyMax = 3 * time.Second
 )
 
-// dialogSteady waits until two reads of p's dialog, dialogSteady apart, agree.
+// dialogSteady waits until p's dialog has been up for the agent's settle time and reads the same
+// twice. A dialog already on record has been up since the agent was blocked, at the latest;
+// any other since this first read.
 func (c *Ctl) dialogSteady(ctx context.Context, p panestate.Pane) error {
-	deadline := time.Now().Add(dialogSteadyMax)
+	settle := agents.DefaultDialogSettle
+	if a, ok := agents.Lookup(p.Agent()); ok {
+		settle = a.DialogSettle()
+	}
 	was, err := c.LivePrompt(ctx, p)
-	for err == nil && time.Now().Before(deadline) {
+	if err != nil {
+		return err
+	}
+	up := time.Now()
+	if rec := prompt.Decode(p.Options[panestate.OptPrompt]); rec != nil && len(rec.Options) > 0 && prompt.Same(rec, was) {
+		if since, err := strconv.ParseInt(p.Options[panestate.OptStateSince], 10, 64); err == nil {
+			up = time.UnixMilli(since)
+		}
+	}
+	if wait := time.Until(up.Add(time.Duration(settle) * time.Millisecond)); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(wait, dialogSteadyMax)):
+		}
+	}
+	deadline := time.Now().Add(dialogSteadyMax)
+	for time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(dialogSteady):
 		}
-		var now *prompt.Prompt
-		if now, err = c.LivePrompt(ctx, p); err == nil && now != nil && prompt.Same(was, now) {
+		now, err := c.LivePrompt(ctx, p)
+		if err != nil {
+			return err
+		}
+		if now != nil && prompt.Same(was, now) {
 			return nil
 		}
 		was = now
 	}
-	return err
+	return nil
 }
 
 // moved says whether the agent went on after an answer though the dialog may still be drawn (an

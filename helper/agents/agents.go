@@ -39,6 +39,21 @@ type Agent struct {
 	// the docs' table of Corrections (why they are what they are); every agent with an
 	// integration has one.
 	Unsaid string
+	// DialogSettleMillis is how long one of its dialogs must have been up before an answer's
+	// keys go, for an agent that drops keys while it draws a dialog; 0: DefaultDialogSettle.
+	DialogSettleMillis int
+}
+
+// DefaultDialogSettle is how long, in milliseconds, a dialog must have been up before an
+// answer's keys go, for an agent whose entry says nothing.
+const DefaultDialogSettle = 500
+
+// DialogSettle is DialogSettleMillis or the default.
+func (a *Agent) DialogSettle() int {
+	if a.DialogSettleMillis > 0 {
+		return a.DialogSettleMillis
+	}
+	return DefaultDialogSettle
 }
 
 // ScreenCorrects says whether a screen showing state may replace the state taw's own
@@ -115,6 +130,9 @@ func (r *Resume) Argv(id, file string) []string {
 var Known = []Agent{
 	{ID: "claude", Display: "Claude Code", Detected: true,
 		Corrections: claudeGaps,
+		// 2.1.332 drops a key that comes while it draws a dialog: about 300 ms on a quiet
+		// machine, longer under load (an answer 0.6 s after its question was lost).
+		DialogSettleMillis: 1200,
 		Unsaid:      claudeUnsaid,
 		Resume:      &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},

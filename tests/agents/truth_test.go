@@ -369,6 +369,11 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 			tm.Run("send-keys", "-t", pane, "-l", tr.text)
 			time.Sleep(time.Second) // some agents take an Enter that comes with the text as part of a paste
 		}
+		if len(tr.taw) > 1 && tr.taw[1] == "answer" {
+			// A person reads the dialog before answering it. (taw agent answer itself waits
+			// until the dialog has been up for the agent's settle time.)
+			time.Sleep(time.Second)
+		}
 		began := time.Now()
 		switch {
 		case tr.text != "":
