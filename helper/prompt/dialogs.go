@@ -21,6 +21,7 @@ var dialogs = map[string]dialog{
 	"codex":    {command: dollarCommand, field: []string{"Tab"}}, // "None of the above … add details in notes (tab)"
 	"gemini":   {command: geminiCommand},
 	"copilot":  {read: copilotQuestion, command: boxedCommand},
+	"cline":    {read: clineDialog},
 	"opencode": {read: opencodeDialog, noCursor: true, command: dollarCommand},
 }
 
@@ -117,6 +118,62 @@ func boxedCommand(ctx []string) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// clineDialog reads Cline's two panels: "Cline needs permission" (the tool, its "$ command",
+// and "[y] Approve   [n] Deny", picked by those keys) and "Cline is asking a question" (the
+// question, then its choices one a line, the cursor's marked "> ", the last a field).
+func clineDialog(lines []string) *Prompt {
+	for i := len(lines) - 1; i >= 0; i-- {
+		switch lines[i] {
+		case "Cline needs permission":
+			p := &Prompt{Kind: KindPermission}
+			for _, l := range lines[i+1:] {
+				switch {
+				case l == "":
+				case p.Question == "":
+					p.Question = l
+				case dollarRE().MatchString(l):
+					p.Command = dollarRE().FindStringSubmatch(l)[1]
+				case strings.HasPrefix(l, "[y] "):
+					for n, f := range columnGapRE().Split(l, -1) {
+						if key, label, ok := strings.Cut(f, "] "); ok && strings.HasPrefix(key, "[") {
+							p.Options = append(p.Options, Option{Number: n + 1, Label: label, Key: strings.TrimPrefix(key, "[")})
+						}
+					}
+					return p
+				case p.Tool == "":
+					p.Tool = l
+				}
+			}
+			return nil
+		case "Cline is asking a question":
+			p := &Prompt{Kind: KindQuestion}
+			for _, l := range lines[i+1:] {
+				if p.Question == "" {
+					p.Question = l
+					continue
+				}
+				if l == "" {
+					if len(p.Options) > 0 {
+						break
+					}
+					continue
+				}
+				label, on := strings.CutPrefix(l, "> ")
+				o := Option{Number: len(p.Options) + 1, Label: label, Text: strings.HasPrefix(label, "Type a response")}
+				if on {
+					p.Selected = o.Number
+				}
+				p.Options = append(p.Options, o)
+			}
+			if len(p.Options) == 0 {
+				return nil
+			}
+			return p
+		}
+	}
+	return nil
 }
 
 // copilotQuestion reads GitHub Copilot CLI's form for a question: "Copilot needs information.",

@@ -35,6 +35,9 @@ func TestKeysOfRealDialogs(t *testing.T) {
 		// OpenCode's permission choices sit on one line.
 		{"opencode", "opencode/real_1.18.33_blocked_permission-shell.txt", 3, false, false, "", []Step{{Keys: []string{"Right", "Right"}, Select: 3}, {Keys: []string{"Enter"}}}},
 		{"opencode", "opencode/real_1.18.33_blocked_question.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
+		// Cline names its permission's keys; its question's choices are picked with the arrows.
+		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_permission-command.txt", 0, false, true, "", []Step{{Keys: []string{"n"}}}},
+		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_question.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
 		// The form's review page: --yes submits it, --no dismisses it.
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, true, false, "", []Step{{Keys: []string{"Enter"}}}},
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, false, true, "", []Step{{Keys: []string{"Escape"}}}},

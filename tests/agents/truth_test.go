@@ -190,7 +190,8 @@ var escTwiceAfter = []transition{
 var screenOnlyTruth = []transition{
 	{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
 	{name: "Esc → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-	{name: "permission → blocked", text: "run a LONG TOOL", want: stateIs("blocked"), what: "blocked"},
+	// Qwen Code puts a cancelled prompt back in its input.
+	{name: "permission → blocked", setup: []string{"C-u"}, text: "run a LONG TOOL", want: stateIs("blocked"), what: "blocked"},
 	{name: "allow (agent answer --yes) → working", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working"), what: "working"},
 	{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
 	{name: "permission → blocked (again)", text: "run a TOOL", want: stateIs("blocked"), what: "blocked"},
@@ -237,7 +238,10 @@ func init() {
 			{keys: []string{"Escape"}, wait: `What can I do for you|Ask anything`},
 			{keys: []string{"BTab"}, wait: `Auto-approve all disabled`},
 		},
-		steps: append(screenOnlyTruth[:len(screenOnlyTruth)-1:len(screenOnlyTruth)-1], transition{name: "exit → released", text: "/exit", want: released, what: "released"}),
+		steps: append(screenOnlyTruth[:len(screenOnlyTruth)-1:len(screenOnlyTruth)-1],
+			transition{name: "question → blocked", setup: []string{"C-u"}, text: "ASK me", want: stateIs("blocked"), what: "blocked"},
+			transition{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			transition{name: "exit → released", text: "/exit", want: released, what: "released"}),
 	}
 	// OpenCode's questions come as one form, a page a question and a review page to submit.
 	opencodeForm := escTwiceTruth(
