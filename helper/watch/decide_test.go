@@ -28,6 +28,8 @@ func TestDecide(t *testing.T) {
 	ownIdle := own
 	ownIdle.ReportedState = "idle"
 	gemini := report.Record{Source: "integration:gemini", Kind: "gemini", ReportedState: "working", Detected: "gemini", DetectedState: "idle"}
+	geminiIdle := gemini
+	geminiIdle.ReportedState = "idle"
 	copilot := report.Record{Source: "integration:copilot", Kind: "copilot", ReportedState: "blocked", Detected: "copilot", DetectedState: "idle"}
 	tests := []struct {
 		name      string
@@ -103,6 +105,9 @@ func TestDecide(t *testing.T) {
 			wantAgent: "claude", wantState: "idle"},
 		{name: "gemini's working is not corrected: its hooks end every turn", rec: gemini,
 			f:         with(prompt, func(f *Facts) { f.Agent = "gemini" }),
+			wantAgent: "gemini", wantState: "working"},
+		{name: "gemini's spinner corrects an idle its hooks left while an allowed command runs", rec: geminiIdle,
+			f:         with(prompt, func(f *Facts) { f.Agent, f.State, f.ScreenState = "gemini", "working", "working" }),
 			wantAgent: "gemini", wantState: "working"},
 		{name: "copilot's prompt corrects its blocked", rec: copilot,
 			f:         with(prompt, func(f *Facts) { f.Agent = "copilot" }),
