@@ -247,7 +247,9 @@ func init() {
 	opencodeForm := escTwiceTruth(
 		transition{name: "question form → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
 		transition{name: "answer question 1 --option 1 → question 2", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("blocked"), what: "blocked on question 2", stays: true},
-		transition{name: "answer question 2 --text → review", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("blocked"), what: "blocked on the review", stays: true},
+		// It draws its cursor in colour only, so taw cannot see the cursor reach the field
+		// ("Type your own answer"): --text stops there (answer_text_not_typed), typing nothing.
+		transition{name: "answer question 2 --option 2 → review", taw: []string{"agent", "answer", "{pane}", "--option", "2"}, want: stateIs("blocked"), what: "blocked on the review", stays: true},
 		transition{name: "submit (answer --yes) → went on", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
 	)
 	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
