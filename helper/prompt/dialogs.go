@@ -211,7 +211,29 @@ func opencodeDialog(lines []string) *Prompt {
 	if p := opencodePermission(lines); p != nil {
 		return p
 	}
+	if p := kiloRejectReason(lines); p != nil {
+		return p
+	}
 	return opencodeReview(lines)
+}
+
+// kiloRejectReason reads the page Kilo Code opens when a permission is rejected: "Reject
+// permission", "Tell Kilo what to do differently" and a field, "enter confirm  esc cancel". The
+// rejection goes to the agent only once it is confirmed, with the field's words or none.
+func kiloRejectReason(lines []string) *Prompt {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.HasSuffix(lines[i], "Reject permission") {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			if strings.Contains(l, "enter confirm") && strings.Contains(l, "esc cancel") {
+				return &Prompt{Kind: KindPermission, Question: "Reject permission: Tell Kilo what to do differently",
+					Options: []Option{{Number: 1, Label: "Confirm the rejection", Key: "Enter", Text: true}, {Number: 2, Label: "Cancel", Key: "Escape"}}}
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // opencodeReview reads the last page of OpenCode's question form: "Review", a line per question

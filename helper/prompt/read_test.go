@@ -77,6 +77,8 @@ func TestReadRealDialogs(t *testing.T) {
 			[]string{"Approve", "Deny"}, 0},
 		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_question.txt", KindQuestion, "Which colour should the button be?", "", "",
 			[]string{"probe 1", "probe 2", "Type a response..."}, 1},
+		{"kilo", "../../detect/testdata/kilo/real_7.7.7_blocked_reject-reason.txt", KindPermission, "Reject permission: Tell Kilo what to do differently", "", "",
+			[]string{"Confirm the rejection", "Cancel"}, 0},
 		{"kilo", "../../detect/testdata/kilo/real_7.7.7_blocked_permission-shell.txt", KindPermission, "Permission required: Shell command", "Shell", "echo probe > probe.txt",
 			[]string{"Allow once", "Allow always", "Reject"}, 1},
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", KindQuestion, "Review: Colour 1: Option 1; Colour 2: Option 1", "", "",

@@ -253,7 +253,18 @@ func init() {
 		transition{name: "submit (answer --yes) → went on", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
 	)
 	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
-	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
+	// Kilo Code asks what to do instead before a rejection goes: an empty answer confirms it.
+	var kiloForm []transition
+	for _, tr := range opencodeForm {
+		if strings.HasPrefix(tr.name, "deny") {
+			kiloForm = append(kiloForm,
+				transition{name: "deny (agent answer --no) → what instead", taw: tr.taw, want: stateIs("blocked"), what: "blocked on the reason", stays: true},
+				transition{name: "confirm (answer --option 1) → idle", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: tr.want, what: tr.what})
+			continue
+		}
+		kiloForm = append(kiloForm, tr)
+	}
+	truthFlows["kilo"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: kiloForm}
 	// pi has no permission prompt (its tools run without asking) and no question tool of its own.
 	truthFlows["pi"] = truthFlow{
 		start: []step{{wait: `pi v0\.`, within: 2 * time.Minute}},
