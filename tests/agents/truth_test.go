@@ -199,7 +199,7 @@ var screenOnlyTruth = []transition{
 	{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
 	{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
 	{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
-	{name: "exit → released", text: "/quit", want: released, what: "released"},
+	{name: "exit → released", setup: []string{"C-u"}, text: "/quit", want: released, what: "released"},
 }
 
 func init() {
