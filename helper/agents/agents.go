@@ -133,8 +133,8 @@ var Known = []Agent{
 		// 2.1.332 drops a key that comes while it draws a dialog: about 300 ms on a quiet
 		// machine, longer under load (an answer 0.6 s after its question was lost).
 		DialogSettleMillis: 1200,
-		Unsaid:      claudeUnsaid,
-		Resume:      &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
+		Unsaid:             claudeUnsaid,
+		Resume:             &Resume{Program: "claude", Arg: "--resume"}, Integration: true,
 		Aliases:   []string{"claude-code", "claude_code", "claudecode"},
 		Programs:  []string{"claude"},
 		Packages:  []string{"@anthropic-ai/claude-code"},

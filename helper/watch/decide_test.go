@@ -86,7 +86,9 @@ func TestDecide(t *testing.T) {
 			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState = "working", "working" }),
 			wantAgent: "claude", wantState: "working"},
 		{name: "after taw's answer took the dialog, a spinner corrects blocked at once", rec: ownBlocked,
-			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState, f.ScreenFor, f.ReportAge, f.Answered = "working", "working", 300, 600, true }),
+			f: with(prompt, func(f *Facts) {
+				f.State, f.ScreenState, f.ScreenFor, f.ReportAge, f.Answered = "working", "working", 300, 600, true
+			}),
 			wantAgent: "claude", wantState: "working"},
 		{name: "without an answer taken, the same screen waits", rec: ownBlocked,
 			f:         with(prompt, func(f *Facts) { f.State, f.ScreenState, f.ScreenFor, f.ReportAge = "working", "working", 300, 600 }),
