@@ -366,10 +366,11 @@ func TestLiveRestore(t *testing.T) {
 	}
 	run("set-option", "-g", "default-command", "exec /bin/sh")
 	run("run-shell", "-b", filepath.Join(bin, "taw")+" -L "+sock+" watch --serve >/dev/null 2>&1")
-	// tmux gives a pane made by a client outside any session that client's PATH, not the
-	// global one.
-	run("new-session", "-d", "-s", "work", "-x", "200", "-y", "50", "-c", repo, "-e", "PATH="+path)
-	run("split-window", "-h", "-t", "work:0", "-c", repo, "-e", "PATH="+path)
+	// tmux gives a pane made by a client outside any session that client's PATH, over the
+	// global one and over new-session -e: the test's own tmux calls carry the agents' PATH.
+	t.Setenv("PATH", path+":"+os.Getenv("PATH"))
+	run("new-session", "-d", "-s", "work", "-x", "200", "-y", "50", "-c", repo)
+	run("split-window", "-h", "-t", "work:0", "-c", repo)
 	panes := map[string]string{"work:0.0": "ALPHA", "work:0.1": "BRAVO"}
 	order := []string{"work:0.0", "work:0.1"}
 
