@@ -324,7 +324,10 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		env = append(env, f.env(home, url)...)
 	}
 	// The hooks find their pane through TMUX and TMUX_PANE, which the pane's shell has.
-	cmd := `env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ` + shellWords(append(env, a.Command(cache)...)) + "; sleep 600"
+	// When the agent exits, the pane's own process becomes a shell at its prompt, as when a
+	// person ran the agent from theirs: that is how taw knows an agent whose events say
+	// nothing of its end has gone.
+	cmd := `env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ` + shellWords(append(env, a.Command(cache)...)) + "; exec sh"
 	sock := fmt.Sprintf("taw-truth-%d-%s", os.Getpid(), a.ID)
 	tm := capture.Tmux{Socket: sock}
 	if _, err := tm.Run("new-session", "-d", "-s", "live", "-x", "120", "-y", "40", "-c", repo, cmd); err != nil {
