@@ -42,6 +42,10 @@ func (c *Ctl) pendingAnswer(ctx context.Context, paneID string) (*prompt.Prompt,
 	return prompt.Decode(enc), time.Since(time.UnixMilli(ms))
 }
 
+// changedReads is how many reads in a row must show another dialog than the one on record
+// before an answer is refused as prompt_changed.
+const changedReads = 3
+
 // MaxAnswerText bounds a typed answer: it goes in one tmux command.
 const MaxAnswerText = 4096
 
@@ -119,8 +123,18 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 	if err != nil {
 		return none, coded.Errorf(coded.InvalidArgument, "%s (nothing typed)", err)
 	}
-	// Read the screen again just before the keys go: only the dialog on record is answered.
+	// Read the screen again just before the keys go: only the dialog on record is answered. An
+	// agent that redraws its dialog with every frame of a spinner (Qwen Code) can be caught half
+	// drawn: a dialog is taken as changed only when it reads so a few times in a row.
 	live, err := c.LivePrompt(ctx, p)
+	for try := 1; err == nil && !prompt.Same(rec, live) && try < changedReads; try++ {
+		select {
+		case <-ctx.Done():
+			return none, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		live, err = c.LivePrompt(ctx, p)
+	}
 	if err != nil {
 		return none, err
 	}
