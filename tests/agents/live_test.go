@@ -393,34 +393,54 @@ func TestLiveRestore(t *testing.T) {
 		run("send-keys", "-t", target, "Enter")
 	}
 	prompt := `(?m)^› `
+	// answerDialog answers the start-up dialog the screen shows, if any: the folder's trust and
+	// the review of taw's hooks. It says which it answered, "" for none.
+	answerDialog := func(target, text string) string {
+		var dialog string
+		switch {
+		case strings.Contains(text, "Trust this folder?"):
+			dialog = "Trust this folder?"
+			run("send-keys", "-t", target, "Enter")
+		case strings.Contains(text, "Hooks need review"):
+			dialog = "Hooks need review"
+			run("send-keys", "-t", target, "Down")
+			time.Sleep(300 * time.Millisecond)
+			run("send-keys", "-t", target, "Enter")
+		default:
+			return ""
+		}
+		until(target, dialog+" answered", 30*time.Second, func(s string) bool { return !strings.Contains(s, dialog) })
+		return dialog
+	}
 	// Codex, typed at each pane's shell prompt; the first asks to trust the folder and taw's
-	// hooks, which settles both for the second.
+	// hooks, which settles both for the second. Codex 0.171 may ask for the folder's trust
+	// again once the first message is sent (its "Folder access" page): that is answered and
+	// the message sent again.
 	for _, target := range order {
 		until(target, "the shell's prompt", 30*time.Second, shows(`(?m)^[$#] ?$`))
 		typeLine(target, "codex")
 		for n := 0; ; n++ {
 			text := until(target, "Codex's first screen", 2*time.Minute, shows(`Trust this folder\?|Hooks need review|`+prompt))
-			var dialog string
-			switch {
-			case strings.Contains(text, "Trust this folder?"):
-				dialog = "Trust this folder?"
-				run("send-keys", "-t", target, "Enter")
-			case strings.Contains(text, "Hooks need review"):
-				dialog = "Hooks need review"
-				run("send-keys", "-t", target, "Down")
-				time.Sleep(300 * time.Millisecond)
-				run("send-keys", "-t", target, "Enter")
-			}
+			dialog := answerDialog(target, text)
 			if dialog == "" {
 				break
 			}
 			if n > 4 {
 				t.Fatalf("%s: Codex keeps asking %q:\n%s", target, dialog, text)
 			}
-			until(target, dialog+" answered", 30*time.Second, func(s string) bool { return !strings.Contains(s, dialog) })
 		}
-		typeLine(target, "say hello to "+panes[target])
-		until(target, "the answer", 90*time.Second, shows(`Hello from the stand-in model`))
+		for n := 0; ; n++ {
+			run("send-keys", "-t", target, "C-u")
+			typeLine(target, "say hello to "+panes[target])
+			text := until(target, "the answer", 90*time.Second, shows(`Hello from the stand-in model|Trust this folder\?|Hooks need review`))
+			if strings.Contains(text, "Hello from the stand-in model") {
+				break
+			}
+			if n > 3 {
+				t.Fatalf("%s: Codex keeps asking before it answers:\n%s", target, text)
+			}
+			answerDialog(target, text)
+		}
 	}
 
 	// Each pane holds a Codex session of its own, reported by the hooks.
