@@ -392,7 +392,7 @@ func TestLiveRestore(t *testing.T) {
 		time.Sleep(time.Second) // Codex takes an Enter that comes with the text as part of a paste
 		run("send-keys", "-t", target, "Enter")
 	}
-	prompt := `(?m)^› `
+	prompt := `\? for shortcuts` // the composer's footer
 	// answerDialog answers the start-up dialog the screen shows, if any: the folder's trust and
 	// the review of taw's hooks. It says which it answered, "" for none.
 	answerDialog := func(target, text string) string {
@@ -401,10 +401,28 @@ func TestLiveRestore(t *testing.T) {
 		case strings.Contains(text, "Trust this folder?"):
 			dialog = "Trust this folder?"
 			run("send-keys", "-t", target, "Enter")
+		case strings.Contains(text, "t trust all"):
+			// Its hooks page, where the review leads: trust them all, then close it.
+			dialog = "t trust all"
+			run("send-keys", "-t", target, "t")
+			// The page says so once they are trusted; how, this test does not assume.
+			capture.Until(tm, target, "codex", 5*time.Second, func(s capture.Shot) bool { return !strings.Contains(s.Text(), "need review") })
+			for n := 0; n < 3; n++ {
+				run("send-keys", "-t", target, "Escape")
+				if _, ok, _ := capture.Until(tm, target, "codex", 3*time.Second, func(s capture.Shot) bool { return strings.Contains(s.Text(), "? for shortcuts") }); ok {
+					break
+				}
+			}
 		case strings.Contains(text, "Hooks need review"):
+			// "2. Trust all and continue"; a Down that comes while the dialog is drawn is
+			// dropped, and Enter would then open the review.
 			dialog = "Hooks need review"
-			run("send-keys", "-t", target, "Down")
-			time.Sleep(300 * time.Millisecond)
+			for n := 0; n < 5; n++ {
+				run("send-keys", "-t", target, "Down")
+				if _, ok, _ := capture.Until(tm, target, "codex", 2*time.Second, func(s capture.Shot) bool { return strings.Contains(s.Text(), "› 2. Trust all") }); ok {
+					break
+				}
+			}
 			run("send-keys", "-t", target, "Enter")
 		default:
 			return ""
@@ -420,7 +438,7 @@ func TestLiveRestore(t *testing.T) {
 		until(target, "the shell's prompt", 30*time.Second, shows(`(?m)^[$#] ?$`))
 		typeLine(target, "codex")
 		for n := 0; ; n++ {
-			text := until(target, "Codex's first screen", 2*time.Minute, shows(`Trust this folder\?|Hooks need review|`+prompt))
+			text := until(target, "Codex's first screen", 2*time.Minute, shows(`Trust this folder\?|Hooks need review|t trust all|`+prompt))
 			dialog := answerDialog(target, text)
 			if dialog == "" {
 				break
@@ -432,7 +450,7 @@ func TestLiveRestore(t *testing.T) {
 		for n := 0; ; n++ {
 			run("send-keys", "-t", target, "C-u")
 			typeLine(target, "say hello to "+panes[target])
-			text := until(target, "the answer", 90*time.Second, shows(`Hello from the stand-in model|Trust this folder\?|Hooks need review`))
+			text := until(target, "the answer", 90*time.Second, shows(`Hello from the stand-in model|Trust this folder\?|Hooks need review|t trust all`))
 			if strings.Contains(text, "Hello from the stand-in model") {
 				break
 			}
