@@ -2,7 +2,9 @@ package tmux
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,17 +46,45 @@ func TestFeaturesMatchTheServer(t *testing.T) {
 	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.ClientMessage {
 		t.Errorf("tmux %s: display-message -c: %v; ClientMessage is %v", v, err, f.ClientMessage)
 	}
-	if _, err := c.Run(ctx, Cmd{"set-option", "-g", "remain-on-exit", "on"}, Cmd{"new-window", "-d", "-n", "killed", "kill -9 $$"}); err != nil {
+	// A pane's process killed by a signal: tmux marks the pane dead when its terminal closes,
+	// which can come before it has reaped the process, so the signal has two seconds to show.
+	// 3.3a now and then never shows it (about one pane in three here): three panes are killed,
+	// and a release that keeps the signal must show it for at least one; 3.2a for none.
+	if _, err := c.Run(ctx, Cmd{"set-option", "-g", "remain-on-exit", "on"}); err != nil {
 		t.Fatal(err)
 	}
-	var sig string
-	waitFor(t, "the killed pane to be dead", func() bool {
-		out, _ := c.Output(ctx, "display-message", "-p", "-t", ":killed", "#{pane_dead}:#{pane_dead_signal}")
-		sig = out
-		return len(out) > 1 && out[:2] == "1:"
-	})
-	if got := sig != "1:"; got != f.DeadSignal {
-		t.Errorf("tmux %s printed %q for a pane killed by SIGKILL; DeadSignal is %v", v, sig, f.DeadSignal)
+	var sigs []string
+	shown := false
+	for n := 1; n <= 3 && !shown; n++ {
+		name := "killed" + strconv.Itoa(n)
+		out, err := c.Output(ctx, "new-window", "-d", "-P", "-F", "#{pane_pid}", "-n", name, "exec sleep 600")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(out))
+		if err != nil {
+			t.Fatalf("new-window printed %q, not a pid", out)
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		var sig string
+		var deadAt time.Time
+		waitFor(t, "the killed pane to be dead, with its signal if tmux keeps it", func() bool {
+			sig, _ = c.Output(ctx, "display-message", "-p", "-t", ":"+name, "#{pane_dead}:#{pane_dead_signal}")
+			if len(sig) < 2 || sig[:2] != "1:" {
+				return false
+			}
+			if deadAt.IsZero() {
+				deadAt = time.Now()
+			}
+			return sig != "1:" || time.Since(deadAt) > 2*time.Second
+		})
+		sigs = append(sigs, sig)
+		shown = sig != "1:"
+	}
+	if shown != f.DeadSignal {
+		t.Errorf("tmux %s printed %q for panes killed by SIGKILL; DeadSignal is %v", v, sigs, f.DeadSignal)
 	}
 	_, err = c.Run(ctx, Cmd{"display-popup", "-T", "x", "-E", "true"})
 	if usage := err != nil && strings.Contains(err.Error(), "usage"); usage == f.PopupTitle {
