@@ -148,7 +148,9 @@ func (c *Ctl) checkPromptTaken(ctx context.Context, p panestate.Pane, text, type
 		if err != nil {
 			return false, err
 		}
-		if keyOf(q) != start {
+		// Another state since the Enter says the agent took it, unless that state is idle again:
+		// a record rewritten without leaving idle says nothing of the prompt.
+		if keyOf(q) != start && q.State() != report.StateIdle {
 			return true, nil
 		}
 		screen, err := Capture(ctx, c.Tmux, p.ID, 0)
