@@ -401,11 +401,9 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		case len(tr.keys) > 0:
 			for i, k := range tr.keys {
 				// An Escape followed at once by another key reads as Alt and that key, and
-				// one a second and a half later comes too late for Copilot's "esc again to
-				// interrupt".
-				if i > 0 && tr.keys[i-1] == "Escape" {
-					time.Sleep(600 * time.Millisecond)
-				} else if i > 0 {
+				// a second Escape 600 ms later comes too late for Copilot's "esc again to
+				// interrupt" while an answer streams.
+				if i > 0 {
 					time.Sleep(300 * time.Millisecond)
 				}
 				tm.Run("send-keys", "-t", pane, k)
