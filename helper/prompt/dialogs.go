@@ -20,6 +20,7 @@ var dialogs = map[string]dialog{
 	"claude":   {command: claudeCommand},
 	"codex":    {command: dollarCommand, field: []string{"Tab"}}, // "None of the above … add details in notes (tab)"
 	"gemini":   {command: geminiCommand},
+	"qwen":     {command: geminiCommand}, // Gemini CLI's fork
 	"copilot":  {read: copilotQuestion, command: boxedCommand},
 	"cline":    {read: clineDialog},
 	"opencode": {read: opencodeDialog, noCursor: true, command: dollarCommand},
@@ -93,9 +94,10 @@ func dollarCommand(ctx []string) (string, string) {
 	return boxedCommand(ctx)
 }
 
-var geminiToolRE = lazyRE(`^\? (\S+)\s+(\S.*)$`)
+var geminiToolRE = lazyRE(`^\? (\S+)\s+(\S.*?)(\s+←)?$`)
 
-// geminiCommand reads Gemini CLI's "? Shell  command" header line.
+// geminiCommand reads Gemini CLI's "? Shell  command" header line, and Qwen Code's, which ends
+// in an arrow.
 func geminiCommand(ctx []string) (string, string) {
 	for i := len(ctx) - 1; i >= 0; i-- {
 		if m := geminiToolRE().FindStringSubmatch(ctx[i]); m != nil {

@@ -55,9 +55,16 @@ func sanitize(s string) string {
 
 const sideBorders = "│┃║▌▐|"
 
-// stripBorders takes box sides (nested ones too) off both ends of a line.
+// scrollThumb is a scrollbar's thumb in a screen's last column (Qwen Code draws one for a moment
+// after its screen scrolls; its track is a box side).
+const scrollThumb = "█"
+
+// stripBorders takes box sides (nested ones too) and a scrollbar off both ends of a line.
 func stripBorders(l string) string {
 	t := strings.TrimSpace(l)
+	if body, ok := strings.CutSuffix(t, scrollThumb); ok && (body == "" || strings.HasSuffix(body, " ")) {
+		t = strings.TrimSpace(body)
+	}
 	for {
 		n := strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, sideBorders), sideBorders))
 		if n == t {

@@ -81,6 +81,11 @@ func TestReadRealDialogs(t *testing.T) {
 			[]string{"Confirm the rejection", "Cancel"}, 0},
 		{"kilo", "../../detect/testdata/kilo/real_7.7.7_blocked_permission-shell.txt", KindPermission, "Permission required: Shell command", "Shell", "echo probe > probe.txt",
 			[]string{"Allow once", "Allow always", "Reject"}, 1},
+		{"qwen", "../../detect/testdata/qwen/real_0.24.4_blocked_permission-shell.txt", KindPermission, "Allow execution of: 'echo'?", "Shell", "echo probe > probe.txt",
+			[]string{"Yes, allow once", "Always allow run 'echo *' commands in this project", "Always allow run 'echo *' commands for this user", "No, suggest changes"}, 1},
+		// Its scrollbar, drawn in the last column for a moment after the screen scrolls.
+		{"qwen", "../../detect/testdata/qwen/real_0.24.4_blocked_permission-scrollbar.txt", KindPermission, "Allow execution of: 'sleep, echo'?", "Shell", "echo start && sleep 12 && echo probe > probe.txt",
+			[]string{"Yes, allow once", "Always allow run 'sleep *' commands, run 'echo *' commands in this project", "Always allow run 'sleep *' commands, run 'echo *' commands for this user", "No, suggest changes"}, 1},
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", KindQuestion, "Review: Colour 1: Option 1; Colour 2: Option 1", "", "",
 			[]string{"Submit", "Dismiss"}, 0},
 		{"opencode", "opencode/real_1.18.33_blocked_question.txt", KindQuestion, "Which colour should the button be? 1", "", "",
