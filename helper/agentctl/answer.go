@@ -173,6 +173,7 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 	deadline := time.Now().Add(answerSettle)
 	var prev *prompt.Prompt
 	seenGone := false
+	setOff := "" // the @agent_updated of a report the answer set off
 	for first := true; ; first = false {
 		screen, err := Capture(ctx, c.Tmux, p.ID, 0)
 		if err != nil {
@@ -186,8 +187,11 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 			seenGone = true
 			break
 		}
-		if c.moved(ctx, p.ID, updated) {
-			break // the agent's own report says it went on, with the dialog still drawn
+		if next, ok := c.moved(ctx, p.ID, updated); ok {
+			// The agent's own report says it went on, with the dialog still drawn: that report
+			// is the one the answer set off.
+			setOff = next
+			break
 		}
 		prev = after
 		if time.Now().After(deadline) {
@@ -200,10 +204,16 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		}
 	}
 	done := []tmux.Cmd{{"set-option", "-p", "-u", "-t", p.ID, optAnswered}}
-	if seenGone && updated != "" {
-		// The dialog the blocked report asked is gone: the watcher, woken, may let the screen
-		// correct that report at once rather than after its usual wait.
-		done = append(done, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptAnswerTaken, updated})
+	// The dialog the blocked report asked is gone, or the agent reported as it took the answer
+	// (Gemini CLI reports idle as a command is allowed, then draws its spinner for the command's
+	// run): the watcher, woken, may let the screen correct that report at once rather than after
+	// its usual wait.
+	taken := setOff
+	if seenGone {
+		taken = updated
+	}
+	if taken != "" {
+		done = append(done, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptAnswerTaken, taken})
 		done = append(done, tmux.SignalCmds(panestate.SignalChannel)...)
 	}
 	_, _ = c.Tmux.Run(ctx, done...)
@@ -357,14 +367,14 @@ func (c *Ctl) dialogSteady(ctx context.Context, p panestate.Pane) error {
 
 // moved says whether the agent went on after an answer though the dialog may still be drawn (an
 // agent that redraws slowly): a report taken since the answer says it is no longer blocked.
-func (c *Ctl) moved(ctx context.Context, paneID, updated string) bool {
+func (c *Ctl) moved(ctx context.Context, paneID, updated string) (next string, ok bool) {
 	q, err := panestate.Read(ctx, c.Tmux, paneID)
 	if err != nil {
-		return false
+		return "", false
 	}
 	rec := q.Record()
-	return rec.Source != "" && rec.ReportedState != report.StateBlocked &&
-		q.Options[panestate.OptUpdated] != updated
+	next = q.Options[panestate.OptUpdated]
+	return next, rec.Source != "" && rec.ReportedState != report.StateBlocked && next != updated
 }
 
 // sendSteps are the send-keys commands of an answer's steps, and the keys as people read them.

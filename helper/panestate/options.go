@@ -46,9 +46,10 @@ const (
 
 	OptPrompt = "@agent_prompt" // what the blocked agent asks, compact JSON; gone when it leaves blocked
 
-	// OptAnswerTaken is the @agent_updated of the blocked report whose dialog taw's own answer
-	// was seen to take: the dialog that report asked is gone, so the screen may correct it at
-	// once (see the watcher's screenCorrects). A later report makes it stale by itself.
+	// OptAnswerTaken is the @agent_updated of the report taw's own answer is known to have
+	// ended or set off: the blocked report whose dialog was seen to go, or the report the agent
+	// made as it took the answer. The screen may correct that report at once (see the
+	// watcher's screenCorrects). A later report makes it stale by itself.
 	OptAnswerTaken = "@agent_answer_taken"
 
 	// OptHeld is "1" on a pane that holds, or has held, anything of taw's. The watcher reads the

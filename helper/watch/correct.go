@@ -8,7 +8,6 @@ import (
 	"github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/helper/detect"
 	"github.com/taw-tmux/taw/helper/panestate"
-	"github.com/taw-tmux/taw/helper/report"
 )
 
 // screenEvidence is what the watcher keeps of a screen that shows the agent in another state
@@ -40,7 +39,7 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	}
 	m.screen.looks++
 	f.ScreenState, f.ScreenLooks, f.ScreenFor, f.ScreenReport = m.screen.state, m.screen.looks, now.Sub(m.screen.since).Milliseconds(), updated
-	f.Answered = reported == report.StateBlocked && updated != "" && p.Options[panestate.OptAnswerTaken] == updated
+	f.Answered = updated != "" && p.Options[panestate.OptAnswerTaken] == updated
 	f.ReportAge = -1
 	if ms, err := strconv.ParseInt(strings.TrimSpace(updated), 10, 64); err == nil {
 		f.ReportAge = now.UnixMilli() - ms

@@ -55,22 +55,29 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 // while that report still holds it: the mark names the report by its @agent_updated.
 func TestCountScreenSeesTheAnswerTaken(t *testing.T) {
 	now := time.Unix(1000, 0)
-	pane := func(taken string) panestate.Pane {
+	pane := func(agent, reported, taken string) panestate.Pane {
 		return panestate.Pane{ID: "%1", Options: map[string]string{
-			panestate.OptSource: "integration:claude", panestate.OptReportedKind: "claude",
-			panestate.OptReportedState: "blocked", panestate.OptUpdated: "999000",
+			panestate.OptSource: "integration:" + agent, panestate.OptReportedKind: agent,
+			panestate.OptReportedState: reported, panestate.OptUpdated: "999000",
 			panestate.OptAnswerTaken: taken,
 		}}
 	}
 	for _, tt := range []struct {
-		taken string
-		want  bool
-	}{{"999000", true}, {"998000", false}, {"", false}} {
-		m := &paneMemo{agent: "claude", verdict: detect.Verdict{State: "working", RuleID: "spinner"}}
-		f := Facts{Known: true, Agent: "claude", Classified: true, State: "working"}
-		countScreen(pane(tt.taken), m, &f, now)
+		agent, reported, taken string
+		want                   bool
+	}{
+		{"claude", "blocked", "999000", true},
+		{"claude", "blocked", "998000", false},
+		{"claude", "blocked", "", false},
+		// The idle Gemini CLI reports as a command is allowed: the report the answer set off.
+		{"gemini", "idle", "999000", true},
+		{"gemini", "idle", "998000", false},
+	} {
+		m := &paneMemo{agent: tt.agent, verdict: detect.Verdict{State: "working", RuleID: "spinner"}}
+		f := Facts{Known: true, Agent: tt.agent, Classified: true, State: "working"}
+		countScreen(pane(tt.agent, tt.reported, tt.taken), m, &f, now)
 		if f.ScreenLooks != 1 || f.Answered != tt.want {
-			t.Errorf("answer taken for report %q: looks %d, Answered %t; want 1, %t", tt.taken, f.ScreenLooks, f.Answered, tt.want)
+			t.Errorf("%s %s, answer taken for report %q: looks %d, Answered %t; want 1, %t", tt.agent, tt.reported, tt.taken, f.ScreenLooks, f.Answered, tt.want)
 		}
 	}
 }

@@ -34,8 +34,8 @@ type Facts struct {
 	ScreenFor    int64
 	ReportAge    int64
 	ScreenReport string // the @agent_updated the looks were counted against
-	// Answered: taw's own answer was seen to take the dialog of the blocked report that holds
-	// the pane (panestate.OptAnswerTaken).
+	// Answered: the report that holds the pane is one taw's own answer is known to have ended
+	// (its dialog was seen to go) or set off (panestate.OptAnswerTaken).
 	Answered bool
 }
 
@@ -44,8 +44,8 @@ type Facts struct {
 // spinner a moment after the hook that says it started, and a frame between two tools may show
 // the prompt for an instant.
 //
-// After taw's own answer took the dialog a blocked report asked, that report is over for certain
-// and the wait is shorter (CorrectForAnswered, no report age): only long enough that a frame
+// After taw's own answer took the dialog a blocked report asked, or set off the agent's next
+// report, that report is over for certain or was made as the answer went, and the wait is shorter (CorrectForAnswered, no report age): only long enough that a frame
 // drawn as the dialog went is not taken for the agent's state.
 const (
 	CorrectLooks       = 2
