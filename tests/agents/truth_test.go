@@ -31,8 +31,12 @@ type transition struct {
 	keys  []string // tmux keys (timed from the first)
 	taw   []string // a taw command run instead (timed from its start), {pane} is the pane
 	want  func(p paneView) bool
-	what  string        // the truth wanted, for the table
-	stays bool          // the state held before may be the answer (a form's next question)
+	what  string // the truth wanted, for the table
+	stays bool   // the state held before may be the answer (a form's next question)
+	// shown, when set, is what the screen must show for the state wanted to be the answer, and
+	// then the state held before may be it: a screen-only agent's spell of work shorter than a
+	// look (an API error answered at once) leaves the state it had.
+	shown string
 	pause time.Duration // a person's time to see the last change before acting
 }
 
@@ -196,7 +200,7 @@ var screenOnlyTruth = []transition{
 	{name: "turn ends unseen → done", want: func(p paneView) bool { return p.Done }, what: "done"},
 	{name: "permission → blocked (again)", text: "run a TOOL", want: stateIs("blocked"), what: "blocked"},
 	{name: "deny (agent answer --no) → idle", taw: []string{"agent", "answer", "{pane}", "--no"}, want: stateIs("idle", "done"), what: "idle"},
-	{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle"},
+	{name: "API error → idle", text: "FAIL now", want: stateIs("idle", "done"), what: "idle", shown: `the stand-in refused`},
 	{name: "retry → working", text: "RETRY now", want: stateIs("working"), what: "working"},
 	{name: "Esc in retry → idle", keys: []string{"Escape"}, want: stateIs("idle", "done"), what: "idle"},
 	{name: "exit → released", setup: []string{"C-u"}, text: "/quit", want: released, what: "released"},
@@ -424,9 +428,22 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		}
 		var p paneView
 		ok, told := false, false
+		var shown *regexp.Regexp
+		if tr.shown != "" {
+			shown = regexp.MustCompile(tr.shown)
+		}
 		for deadline := began.Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			p = get()
+			if shown != nil {
+				// The screen first, then taw: the state is read once the screen shows the change.
+				if screen, _ := tm.Run("capture-pane", "-p", "-t", pane); shown.MatchString(screen) && tr.want(p) {
+					ok = true
+					break
+				}
+				continue
+			}
 			// A state that held before the action is no answer to it: the change must come after.
-			if p = get(); tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
+			if tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
 				ok = true
 				break
 			}

@@ -395,10 +395,11 @@ func pick(tools []tool, names []string) (tool, bool) {
 }
 
 // commandOf is the shell command a TOOL message asks for: LONG in it makes one that runs for a
-// while, so an allowed command is seen running.
+// while, so an allowed command is seen running. It does not start with its sleep: Qwen Code
+// refuses a command that starts with a sleep of 2 s or more followed by others.
 func commandOf(msg string) string {
 	if strings.Contains(msg, "LONG") {
-		return "sleep 12 && echo probe > probe.txt"
+		return "echo start && sleep 12 && echo probe > probe.txt"
 	}
 	return "echo probe > probe.txt"
 }
