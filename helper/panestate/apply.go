@@ -190,5 +190,8 @@ func reportExtra(p Pane, rec report.Record, now int64) map[string]string {
 	if mark, ok := TurnEndMark(p.Options, rec, now); ok {
 		extra[OptTurnEnded] = mark
 	}
+	if mark, ok := QuitMark(p.Record(), rec, now); ok {
+		extra[OptQuit] = mark
+	}
 	return extra
 }

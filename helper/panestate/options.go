@@ -52,6 +52,12 @@ const (
 	// watcher's screenCorrects). A later report makes it stale by itself.
 	OptAnswerTaken = "@agent_answer_taken"
 
+	// OptQuit is "<agent> <unix ms>": taw's own integration released the pane as its agent quit
+	// (its session-end event). The watcher shows the agent gone while its process ends, which
+	// takes an agent such as Copilot CLI nearly two seconds (see QuitMark). A report that takes
+	// the pane again takes it away.
+	OptQuit = "@agent_quit"
+
 	// OptHeld is "1" on a pane that holds, or has held, anything of taw's. The watcher reads the
 	// options only of the panes that have it: one option to test per pane instead of one per
 	// thing a pane may hold, and an unset option is the dearest thing for tmux to look up. It is
@@ -77,6 +83,7 @@ var Options = []string{
 	OptPrompt,
 	OptTurnEnded,
 	OptAnswerTaken,
+	OptQuit,
 }
 
 // RecordFromOptions reads the contract's record out of a pane's options.
@@ -156,6 +163,29 @@ func TurnEndMark(old map[string]string, next report.Record, nowMillis int64) (ma
 		return "", false
 	}
 	return agent + " " + from + " " + strconv.FormatInt(nowMillis, 10), true
+}
+
+// QuitMark is the OptQuit a report writes when it moves the pane from old to next: the agent's
+// mark when taw's own integration for it released the pane, "" (unset) when a report holds the
+// pane again, and ok false when the mark stays as it is.
+func QuitMark(old, next report.Record, nowMillis int64) (mark string, ok bool) {
+	switch {
+	case next.Source != "":
+		return "", true
+	case old.Kind != "" && old.Source == "integration:"+old.Kind:
+		return old.Kind + " " + strconv.FormatInt(nowMillis, 10), true
+	}
+	return "", false
+}
+
+// ParseQuit reads an OptQuit mark: the agent and when it quit.
+func ParseQuit(mark string) (agent string, atMillis int64, ok bool) {
+	f := strings.Fields(mark)
+	if len(f) != 2 {
+		return "", 0, false
+	}
+	at, err := strconv.ParseInt(f[1], 10, 64)
+	return f[0], at, err == nil
 }
 
 // ParseTurnEnd reads an OptTurnEnded mark.

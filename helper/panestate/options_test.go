@@ -172,3 +172,28 @@ func TestCommitRefusesAPaneReadWithoutAllOptions(t *testing.T) {
 		t.Error("a pane read with every option is marked partial")
 	}
 }
+
+func TestQuitMarkIsTawsOwnIntegrationLettingGo(t *testing.T) {
+	own := report.Record{Source: "integration:copilot", Kind: "copilot", ReportedState: "idle"}
+	other := report.Record{Source: "my-hooks", Kind: "copilot", ReportedState: "idle"}
+	free := report.Record{Detected: "copilot"}
+	for _, tt := range []struct {
+		name      string
+		old, next report.Record
+		mark      string
+		ok        bool
+	}{
+		{"its integration releases", own, free, "copilot 5000", true},
+		{"another source releases", other, free, "", false},
+		{"a report holds the pane again", free, own, "", true},
+		{"the holder reports again", own, own, "", true},
+	} {
+		mark, ok := QuitMark(tt.old, tt.next, 5000)
+		if mark != tt.mark || ok != tt.ok {
+			t.Errorf("%s: QuitMark = %q, %t; want %q, %t", tt.name, mark, ok, tt.mark, tt.ok)
+		}
+		if agent, at, ok := ParseQuit(mark); tt.mark != "" && (!ok || agent != "copilot" || at != 5000) {
+			t.Errorf("%s: ParseQuit(%q) = %q, %d, %t", tt.name, mark, agent, at, ok)
+		}
+	}
+}

@@ -34,6 +34,9 @@ type Facts struct {
 	ScreenFor    int64
 	ReportAge    int64
 	ScreenReport string // the @agent_updated the looks were counted against
+	// Quit: taw's own integration for the agent in front said, less than QuitGraceMillis ago,
+	// that the person quit it (panestate.OptQuit): its process is ending.
+	Quit bool
 	// Answered: the report that holds the pane is one taw's own answer is known to have ended
 	// (its dialog was seen to go) or set off (panestate.OptAnswerTaken).
 	Answered bool
@@ -53,6 +56,11 @@ const (
 	CorrectAgeMillis   = 1500
 	CorrectForAnswered = 300
 )
+
+// QuitGraceMillis bounds how long an agent whose integration said it quit is shown gone while its
+// process is still in front: an agent that ends its session and goes on (a new session in the
+// same process that its integration did not report) is named again after it.
+const QuitGraceMillis = 5000
 
 // correctionWait is how long the screen must show its state, and how old the report must be,
 // before the screen corrects it.
@@ -96,6 +104,8 @@ type Decision struct {
 //     session and resume command are cleared with report.AgentGone — except for a record a
 //     restore put back (@agent_restored set) less than grace ago, whose typed command has not
 //     started yet.
+//   - The agent in front quit a moment ago by its integration's word (Facts.Quit): it is
+//     cleared as if its process had ended.
 //   - Anything else in front: the restore's grace is over (its command started), and the
 //     detected agent and its screen state are set; a hook holding the pane is left alone
 //     (report.Record.Effective decides between them, and a blocker on screen wins), except
@@ -129,6 +139,14 @@ func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis i
 		return d
 	}
 	d.Restored = 0
+	if f.Quit && rec.Source == "" {
+		// The person quit the agent, by its integration's word, and its process is ending: it
+		// is gone now rather than when its process has ended (Copilot CLI takes nearly two
+		// seconds).
+		d.Record, d.Gone = report.AgentGone(rec), HasAgent(rec)
+		d.Why = "its integration said the person quit " + f.Agent + ": it is shown gone while its process ends"
+		return d
+	}
 	if d.Record.Detected != f.Agent {
 		d.Record.Detected, d.Record.DetectedState = f.Agent, ""
 	}

@@ -54,6 +54,12 @@ func TestDecide(t *testing.T) {
 		{name: "the restored command started: the grace ends", rec: held, restored: now - 5_000, f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle"},
 			wantAgent: "claude", wantState: "working"},
 		{name: "a dead pane has no agent", rec: held, restored: now, f: Facts{Known: true, Dead: true}, wantGone: true},
+		// taw's own integration said the person quit (its release left the screen's reading), and
+		// the process is still ending.
+		{name: "an agent quit by its integration's word is gone while its process ends", rec: screen,
+			f: Facts{Known: true, Agent: "codex", Classified: true, State: "working", Quit: true}, wantGone: true},
+		{name: "a quit is nothing once a report holds the pane again", rec: held,
+			f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle", Quit: true}, wantAgent: "claude", wantState: "working"},
 		{name: "a hook keeps its state over the screen", rec: held, f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle"},
 			wantAgent: "claude", wantState: "working"},
 		{name: "a blocker on screen shows over the hook", rec: held, f: Facts{Known: true, Agent: "claude", Classified: true, State: "blocked"},

@@ -82,6 +82,7 @@ func Explain(ctx context.Context, c *tmux.Client, rules *detect.Rules, paneID st
 			e.Process.Agent, e.Process.Why = detect.Identify(leader, group)
 		}
 		f = Facts{Known: true, AtPrompt: e.Process.AtPrompt, Agent: e.Process.Agent}
+		_, f.Quit = quitMarked(p, f.Agent, now.UnixMilli())
 	}
 	screenAgent := e.Process.Agent
 	if screenAgent == "" && !e.Process.AtPrompt {

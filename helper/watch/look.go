@@ -92,6 +92,10 @@ type paneMemo struct {
 
 	screen screenEvidence // the screen contradicting a hook, see countScreen
 
+	// The quit (panestate.OptQuit) last seen, and the process in front then: see quitting.
+	quitAt    int64
+	quitFront procinfo.Mark
+
 	// setup: the last screen read blocked showed a start-up dialog (trust, sign-in): answering
 	// it ends no turn.
 	setup bool
@@ -494,7 +498,28 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		}
 		m.agent, m.why = agent, why
 	}
-	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent}
+	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent, Quit: quitting(p, m, now)}
+}
+
+// quitMarked is when agent quit, by the pane's OptQuit, ok only when that was less than
+// QuitGraceMillis ago.
+func quitMarked(p panestate.Pane, agent string, nowMs int64) (at int64, ok bool) {
+	quit, at, ok := panestate.ParseQuit(p.Options[panestate.OptQuit])
+	return at, ok && agent != "" && quit == agent && nowMs-at < QuitGraceMillis
+}
+
+// quitting says whether the agent in front quit a moment ago, by the word of taw's own
+// integration for it (panestate.OptQuit), so that its process is still ending: the process in
+// front when the quit was first seen, not one started since.
+func quitting(p panestate.Pane, m *paneMemo, now time.Time) bool {
+	at, ok := quitMarked(p, m.agent, now.UnixMilli())
+	if !ok {
+		return false
+	}
+	if m.quitAt != at {
+		m.quitAt, m.quitFront = at, m.front
+	}
+	return m.front == m.quitFront
 }
 
 // reprobeGaps are the least times between a probe and the next one a change of content brings,
