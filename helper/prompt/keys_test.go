@@ -146,7 +146,7 @@ func TestTyped(t *testing.T) {
 func TestTheFieldOfATypedAnswer(t *testing.T) {
 	for _, c := range []struct {
 		agent, dialog, field string
-		selected             int  // where the cursor is with the field open; 0 when it is not seen
+		selected             int  // where the cursor is with the field open: 0 unseen, -1 another dialog
 		open                 bool // whether FieldOpen sees the field
 	}{
 		{"opencode", "opencode/real_1.18.33_blocked_question.txt", "../../detect/testdata/opencode/real_1.18.33_blocked_question-field-open.txt", 0, true},
