@@ -229,6 +229,10 @@ func (c *Ctl) typeAnswer(ctx context.Context, p panestate.Pane, rec *prompt.Prom
 		if err != nil {
 			return keys, err
 		}
+		if s.Field && prompt.FieldOpen(p.Agent(), before, rec) {
+			// The keys that open the field would be typed into it, after what may be there.
+			return keys, coded.Errorf(coded.AnswerTextNotTyped, "the field for a typed answer of %s in %s is open already and may hold someone's text (nothing typed); clear it in the pane, or answer there; look with taw agent read %s", p.Agent(), p.Target(), p.ID)
+		}
 		cmds, k := sendSteps(p.ID, []prompt.Step{s})
 		if i == len(steps)-1 {
 			cmds = append(cmds, mark...)
