@@ -228,16 +228,20 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 const answerFieldWait = 5 * time.Second
 
 // typeAnswer sends a typed answer one step at a time, watching the screen: the cursor must be on
-// the choice that takes text before the text goes, and the text must show in the field before
-// the confirm key goes (with mark, the commands that record the answer). When either does not
-// happen it presses nothing more and says so: a confirm pressed on a half-typed field would send
-// a wrong answer.
+// the choice that takes text, or its field open, before the text goes, and the text must show in
+// the field before the confirm key goes (with mark, the commands that record the answer). When
+// any of these does not happen it presses nothing more and says so: a confirm pressed on a
+// half-typed field would send a wrong answer.
 func (c *Ctl) typeAnswer(ctx context.Context, p panestate.Pane, rec *prompt.Prompt, steps []prompt.Step, mark []tmux.Cmd) ([]string, error) {
 	var keys []string
 	for i, s := range steps {
 		before, err := Capture(ctx, c.Tmux, p.ID, 0)
 		if err != nil {
 			return keys, err
+		}
+		if s.Field && prompt.FieldOpen(p.Agent(), before, rec) {
+			// The keys that open the field would be typed into it, after what may be there.
+			return keys, coded.Errorf(coded.AnswerTextNotTyped, "the field for a typed answer of %s in %s is open already and may hold someone's text (nothing typed); clear it in the pane, or answer there; look with taw agent read %s", p.Agent(), p.Target(), p.ID)
 		}
 		cmds, k := sendSteps(p.ID, []prompt.Step{s})
 		if i == len(steps)-1 {
@@ -255,6 +259,11 @@ func (c *Ctl) typeAnswer(ctx context.Context, p panestate.Pane, rec *prompt.Prom
 			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return onChoice(p.Agent(), screen, rec, s.Select) })
 			if err == nil && !ok {
 				return keys, coded.Errorf(coded.AnswerTextNotTyped, "sent %s to %s in %s, but its cursor did not reach option %d within %s; nothing more pressed, no text typed; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), s.Select, answerFieldWait, p.ID)
+			}
+		case s.Field:
+			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return prompt.FieldOpen(p.Agent(), screen, rec) })
+			if err == nil && !ok {
+				return keys, coded.Errorf(coded.AnswerTextNotTyped, "sent %s to %s in %s, but the field for a typed answer did not open within %s; nothing more pressed, no text typed; look with taw agent read %s", strings.Join(keys, " "), p.Agent(), p.Target(), answerFieldWait, p.ID)
 			}
 		case s.Literal != "":
 			ok, err = c.screenSettles(ctx, p.ID, func(screen string) bool { return prompt.Typed(before, screen, s.Literal) })

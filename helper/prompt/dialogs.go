@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -13,7 +14,12 @@ type dialog struct {
 	confirm  string
 	noCursor bool     // its menus draw the cursor in colour only: the common reader takes them without one
 	field    []string // the keys that open the field of the choice that takes text, once the cursor is on it
-	command  func(context []string) (tool, command string)
+	// pick: a choice's number key goes to it, and on the choice that takes text opens its field
+	// at once; fieldOpen says whether the screen shows that field open. A typed answer then needs
+	// no cursor taw can see.
+	pick      bool
+	fieldOpen func(lines []string, o Option) bool
+	command   func(context []string) (tool, command string)
 }
 
 var dialogs = map[string]dialog{
@@ -23,7 +29,7 @@ var dialogs = map[string]dialog{
 	"qwen":     {command: geminiCommand}, // Gemini CLI's fork
 	"copilot":  {read: copilotQuestion, command: boxedCommand},
 	"cline":    {read: clineDialog},
-	"opencode": {read: opencodeDialog, noCursor: true, command: dollarCommand},
+	"opencode": {read: opencodeDialog, noCursor: true, pick: true, fieldOpen: opencodeFieldOpen, command: dollarCommand},
 }
 
 func init() {
@@ -172,20 +178,33 @@ func clineDialog(lines []string) *Prompt {
 			if len(p.Options) == 0 {
 				return nil
 			}
+			// The last choice is the field: with the cursor on it, it shows what is typed (and a
+			// "|" caret, read as a box's side) in place of its "Type a response..." placeholder.
+			// It is the same choice.
+			if last := &p.Options[len(p.Options)-1]; p.Selected == last.Number {
+				last.Label, last.Text = clineField, true
+			}
 			return p
 		}
 	}
 	return nil
 }
 
+// clineField is the placeholder of the field that ends Cline's question.
+const clineField = "Type a response..."
+
 // copilotQuestion reads GitHub Copilot CLI's form for a question: "Copilot needs information.",
-// the question, and its keys named in the footer.
+// the question, its field, and its keys named in the footer. A field with suggested values lists
+// them under its label ("colour:"), the cursor's marked "❯ ", the last "Other (type your
+// answer)", whose field opens under the form when the cursor reaches it; the footer then names
+// "↑/↓ select". A field without suggestions is open at once: Enter accepts what it holds.
 func copilotQuestion(lines []string) *Prompt {
 	for i := len(lines) - 1; i >= 0; i-- {
 		if lines[i] != "Copilot needs information." {
 			continue
 		}
 		p := &Prompt{Kind: KindQuestion}
+		var choices []string
 		for _, l := range lines[i+1:] {
 			if l == "" || isRuleLine(l) {
 				continue
@@ -195,16 +214,48 @@ func copilotQuestion(lines []string) *Prompt {
 				continue
 			}
 			if strings.Contains(l, "enter accept") {
-				p.Options = []Option{
-					{Number: 1, Label: "Accept", Key: "Enter", Text: true},
-					{Number: 2, Label: "Decline", Key: "C-d"},
+				if !strings.Contains(l, "select") || len(choices) == 0 {
+					p.Options = []Option{
+						{Number: 1, Label: "Accept", Key: "Enter", Text: true},
+						{Number: 2, Label: "Decline", Key: "C-d"},
+					}
+					return p
 				}
+				for n, c := range choices {
+					label, on := strings.CutPrefix(c, "❯ ")
+					// The choice names where its field is once the cursor is on it.
+					label = strings.Replace(label, "(type your answer below)", "(type your answer)", 1)
+					o := Option{Number: n + 1, Label: label, Text: strings.Contains(label, "(type your answer)")}
+					if on {
+						p.Selected = o.Number
+					}
+					p.Options = append(p.Options, o)
+				}
+				p.Options = append(p.Options, Option{Number: len(choices) + 1, Label: "Decline", Key: "C-d"})
 				return p
 			}
+			if strings.HasSuffix(l, ":") {
+				choices = nil // a field's label: its choices follow
+				continue
+			}
+			choices = append(choices, l)
 		}
 		return nil
 	}
 	return nil
+}
+
+// opencodeFieldOpen says whether OpenCode's question shows the field of o, its "Type your own
+// answer": the field opens on the line under the choice, with that placeholder or what is typed,
+// where the closed choice has nothing under it.
+func opencodeFieldOpen(lines []string, o Option) bool {
+	choice := strconv.Itoa(o.Number) + ". " + o.Label
+	for i := len(lines) - 2; i >= 0; i-- {
+		if lines[i] == choice {
+			return lines[i+1] != "" && !optionRE().MatchString(lines[i+1])
+		}
+	}
+	return false
 }
 
 // opencodeDialog reads OpenCode's panels that the common reader cannot: its permission panel

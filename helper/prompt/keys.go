@@ -2,16 +2,20 @@ package prompt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Step is one send-keys of an answer: tmux key names, or Literal text typed as it is. Select,
 // when set, is the option the cursor is on once the keys are taken: a typed answer waits for it
 // before the text goes, since text that arrives while the dialog still moves its cursor is lost.
+// Field says the keys open the field of the choice that takes text: a typed answer waits until
+// FieldOpen sees it open.
 type Step struct {
 	Keys    []string
 	Literal string
 	Select  int
+	Field   bool
 }
 
 // Choice picks an option of a prompt: by number, the "yes" or "no" one, or the one that takes
@@ -71,6 +75,9 @@ func Keys(agentID string, p *Prompt, o Option, text string) []Step {
 	if o.Key != "" {
 		return []Step{{Literal: text}, {Keys: []string{o.Key}}}
 	}
+	if text != "" && d.pick && o.Number <= 9 {
+		return []Step{{Keys: []string{strconv.Itoa(o.Number)}, Field: true}, {Literal: text}, {Keys: []string{d.confirm}}}
+	}
 	next, prev := d.next, d.prev
 	if p.Across {
 		next, prev = "Right", "Left"
@@ -97,6 +104,22 @@ func Keys(agentID string, p *Prompt, o Option, text string) []Step {
 		steps = append(steps, Step{Literal: text})
 	}
 	return append(steps, Step{Keys: []string{d.confirm}})
+}
+
+// FieldOpen says whether the screen shows p, a dialog of agentID, with the field of its choice
+// that takes text open. Only an agent whose answer steps open a field with a Step's Field set
+// can tell; for any other it is false.
+func FieldOpen(agentID, screen string, p *Prompt) bool {
+	d := dialogFor(agentID)
+	if d.fieldOpen == nil || !Same(Read(agentID, screen), p) {
+		return false
+	}
+	for _, o := range p.Options {
+		if o.Text {
+			return d.fieldOpen(cleanLines(screen), o)
+		}
+	}
+	return false
 }
 
 // Typed says whether text shows on the screen after it was typed (after) more often than

@@ -38,6 +38,16 @@ func TestKeysOfRealDialogs(t *testing.T) {
 		// Cline names its permission's keys; its question's choices are picked with the arrows.
 		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_permission-command.txt", 0, false, true, "", []Step{{Keys: []string{"n"}}}},
 		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_question.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
+		// OpenCode draws its cursor in colour only: a typed answer goes by the choice's number
+		// key, which opens its field at once. Kilo Code, its fork, takes the same.
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", 0, false, false, "teal", []Step{{Keys: []string{"3"}, Field: true}, {Literal: "teal"}, {Keys: []string{"Enter"}}}},
+		{"kilo", "opencode/real_1.18.33_blocked_question.txt", 0, false, false, "teal", []Step{{Keys: []string{"3"}, Field: true}, {Literal: "teal"}, {Keys: []string{"Enter"}}}},
+		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_question.txt", 0, false, false, "teal", []Step{{Keys: []string{"Down", "Down"}, Select: 3}, {Literal: "teal"}, {Keys: []string{"Enter"}}}},
+		// Copilot's question with suggested values: the arrows pick one, or reach "Other", whose
+		// field opens under the form; Ctrl+D declines.
+		{"copilot", "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt", 2, false, false, "", []Step{{Keys: []string{"Down"}, Select: 2}, {Keys: []string{"Enter"}}}},
+		{"copilot", "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt", 0, false, false, "teal", []Step{{Keys: []string{"Down", "Down"}, Select: 3}, {Literal: "teal"}, {Keys: []string{"Enter"}}}},
+		{"copilot", "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt", 0, false, true, "", []Step{{Keys: []string{"C-d"}}}},
 		// The form's review page: --yes submits it, --no dismisses it.
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, true, false, "", []Step{{Keys: []string{"Enter"}}}},
 		{"opencode", "../../detect/testdata/opencode/real_1.18.33_blocked_question-review.txt", 0, false, true, "", []Step{{Keys: []string{"Escape"}}}},
@@ -128,5 +138,45 @@ func TestTyped(t *testing.T) {
 		if got := Typed(before, tt.after, tt.text); got != tt.want {
 			t.Errorf("%s: Typed = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// A typed answer sees the field open, or the typed text in it, as the dialog it answers: were it
+// another dialog, the answer would stop before its text, or count as taken before its Enter.
+func TestTheFieldOfATypedAnswer(t *testing.T) {
+	for _, c := range []struct {
+		agent, dialog, field string
+		selected             int  // where the cursor is with the field open: 0 unseen, -1 another dialog
+		open                 bool // whether FieldOpen sees the field
+	}{
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", "../../detect/testdata/opencode/real_1.18.33_blocked_question-field-open.txt", 0, true},
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", "../../detect/testdata/opencode/real_1.18.33_blocked_question-field-typed.txt", 0, true},
+		{"kilo", "opencode/real_1.18.33_blocked_question.txt", "../../detect/testdata/opencode/real_1.18.33_blocked_question-field-open.txt", 0, true},
+		// Its closed choice, and another question's screen, show no field.
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", "opencode/real_1.18.33_blocked_question.txt", 0, false},
+		{"opencode", "opencode/real_1.18.33_blocked_question.txt", "../../detect/testdata/opencode/real_1.18.33_blocked_question-2.txt", -1, false},
+		{"cline", "../../detect/testdata/cline/real_3.0.65_blocked_question.txt", "../../detect/testdata/cline/real_3.0.65_blocked_question-typed.txt", 3, false},
+		{"copilot", "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt", "../../detect/testdata/copilot/real_1.0.102_blocked_question-other.txt", 3, false},
+		{"copilot", "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt", "../../detect/testdata/copilot/real_1.0.102_blocked_question-other-typed.txt", 3, false},
+	} {
+		rec := Read(c.agent, fixture(t, c.dialog))
+		screen := fixture(t, c.field)
+		q := Read(c.agent, screen)
+		if c.selected >= 0 && (!Same(rec, q) || q.Selected != c.selected) {
+			t.Errorf("%s %s: read %+v, want the dialog %+v with the cursor on %d", c.agent, c.field, q, rec, c.selected)
+		}
+		if got := FieldOpen(c.agent, screen, rec); got != c.open {
+			t.Errorf("%s %s: FieldOpen = %v, want %v", c.agent, c.field, got, c.open)
+		}
+	}
+}
+
+func TestCopilotQuestionWithSuggestions(t *testing.T) {
+	p := Read("copilot", fixture(t, "../../detect/testdata/copilot/real_1.0.102_blocked_question-choices.txt"))
+	want := &Prompt{Kind: KindQuestion, Question: "Which colour should the button be?", Source: FromScreen, Selected: 1, Options: []Option{
+		{Number: 1, Label: "probe 1"}, {Number: 2, Label: "probe 2"}, {Number: 3, Label: "Other (type your answer)", Text: true},
+		{Number: 4, Label: "Decline", Key: "C-d"}}}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("read %+v, want %+v", p, want)
 	}
 }

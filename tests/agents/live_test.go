@@ -123,14 +123,12 @@ func TestLiveAgents(t *testing.T) {
 			if err := a.Install(context.Background(), cache); err != nil {
 				t.Fatal(err)
 			}
-			runFlow(t, root, cache, serveStandin(t), a, f)
+			url, _ := serveStandin(t)
+			runFlow(t, root, cache, url, a, f)
 		})
 	}
 }
 
-// serveStandin starts a stand-in model server of the agent's own and returns its address. Each
-// agent gets a fresh one: the stand-in remembers which messages it answered with a tool call, and
-// one agent's "run a TOOL" must not make another's read as already answered.
 // pinnedAgent is the pinned agent id, installed in cache, for a test that drives that one agent
 // (its name, for the messages); it skips the test when TAW_AGENTS leaves the agent out.
 func pinnedAgent(t *testing.T, cache string, only map[string]bool, list []Agent, id, name string) Agent {
@@ -150,7 +148,11 @@ func pinnedAgent(t *testing.T, cache string, only map[string]bool, list []Agent,
 	return Agent{}
 }
 
-func serveStandin(t *testing.T) string {
+// serveStandin starts a stand-in model server of the agent's own and returns its address and the
+// server, which knows what the model was told. Each agent gets a fresh one: the stand-in
+// remembers which messages it answered with a tool call, and one agent's "run a TOOL" must not
+// make another's read as already answered.
+func serveStandin(t *testing.T) (string, *standin.Server) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -160,10 +162,11 @@ func serveStandin(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: &standin.Server{Log: logf}}
+	model := &standin.Server{Log: logf}
+	srv := &http.Server{Handler: model}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), model
 }
 
 func runFlow(t *testing.T, root, cache, url string, a Agent, f flow) {
@@ -323,7 +326,7 @@ func TestLiveRestore(t *testing.T) {
 	cache, only, list, root := liveSetup(t)
 	a := pinnedAgent(t, cache, only, list, "codex", "Codex")
 	bin := buildTaw(t, root)
-	url := serveStandin(t)
+	url, _ := serveStandin(t)
 	_, home, repo := scratchRepo(t, cache, "restore-codex")
 	flows["codex"].setup(t, home, url)
 	// The flows' hooks file only made the hooks dialog come up: taw's install makes its own.

@@ -26,7 +26,7 @@ func TestLiveMCP(t *testing.T) {
 	cache, only, list, root := liveSetup(t)
 	a := pinnedAgent(t, cache, only, list, "claude", "Claude Code")
 	bin := buildTaw(t, root)
-	url := serveStandin(t)
+	url, _ := serveStandin(t)
 	scratch, home, repo := scratchRepo(t, cache, "mcp-claude")
 	// Both agents share this HOME: the onboarding, the folder's trust and the API key are
 	// settled in it, so the second one taw starts is at its prompt without a dialog.

@@ -16,6 +16,7 @@ import (
 
 	tawagents "github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/tests/agents/capture"
+	"github.com/taw-tmux/taw/tests/agents/standin"
 )
 
 // The live transitions: each agent with taw's integration installed in its own HOME and taw's
@@ -38,6 +39,7 @@ type transition struct {
 	// look (an API error answered at once) leaves the state it had.
 	shown string
 	pause time.Duration // a person's time to see the last change before acting
+	heard string        // what the model must have received in a tool's result by then (a typed answer)
 }
 
 // paneView is what `taw pane get --json` says of the agent.
@@ -212,11 +214,13 @@ func init() {
 			{wait: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
 			{keys: []string{"1"}, wait: `Manual Approval`},
 		},
-		// Its question is a form, "enter accept · ctrl+d decline": option 1 accepts it. The
-		// stand-in's question asks for no field, so there is nothing to type in it.
+		// Its question is a form, "enter accept · ctrl+d decline": the stand-in's has one field
+		// with suggested values and "Other (type your answer)".
 		steps: escTwiceTruth(
 			transition{name: "question → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
-			transition{name: "answer --option 1 (accept) → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			transition{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			transition{name: "question → blocked (text)", text: "ASK me again", want: stateIs("blocked"), what: "blocked"},
+			transition{name: "answer --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked, model heard it", heard: "dark blue"},
 		),
 	}
 	truthFlows["qwen"] = truthFlow{
@@ -245,16 +249,17 @@ func init() {
 		steps: append(screenOnlyTruth[:len(screenOnlyTruth)-1:len(screenOnlyTruth)-1],
 			transition{name: "question → blocked", setup: []string{"C-u"}, text: "ASK me", want: stateIs("blocked"), what: "blocked"},
 			transition{name: "answer --option 1 → went on", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+			transition{name: "question → blocked (text)", setup: []string{"C-u"}, text: "ASK me again", want: stateIs("blocked"), what: "blocked"},
+			transition{name: "answer --text → went on", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("working", "idle", "done"), what: "not blocked, model heard it", heard: "dark blue"},
 			transition{name: "exit → released", text: "/exit", want: released, what: "released"}),
 	}
 	// OpenCode's questions come as one form, a page a question and a review page to submit.
 	opencodeForm := escTwiceTruth(
 		transition{name: "question form → blocked", text: "ASK me", want: stateIs("blocked"), what: "blocked"},
 		transition{name: "answer question 1 --option 1 → question 2", taw: []string{"agent", "answer", "{pane}", "--option", "1"}, want: stateIs("blocked"), what: "blocked on question 2", stays: true},
-		// It draws its cursor in colour only, so taw cannot see the cursor reach the field
-		// ("Type your own answer"): --text stops there (answer_text_not_typed), typing nothing.
-		transition{name: "answer question 2 --option 2 → review", taw: []string{"agent", "answer", "{pane}", "--option", "2"}, want: stateIs("blocked"), what: "blocked on the review", stays: true},
-		transition{name: "submit (answer --yes) → went on", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working", "idle", "done"), what: "not blocked"},
+		// Its cursor shows in colour only: --text goes by the number key of "Type your own answer".
+		transition{name: "answer question 2 --text → review", taw: []string{"agent", "answer", "{pane}", "--text", "dark blue"}, want: stateIs("blocked"), what: "blocked on the review", stays: true},
+		transition{name: "submit (answer --yes) → went on", taw: []string{"agent", "answer", "{pane}", "--yes"}, want: stateIs("working", "idle", "done"), what: "not blocked, model heard it", heard: "dark blue"},
 	)
 	truthFlows["opencode"] = truthFlow{start: []step{{wait: `Ask anything`, within: 2 * time.Minute}}, steps: opencodeForm}
 	// Kilo Code asks what to do instead before a rejection goes: an empty answer confirms it.
@@ -297,12 +302,13 @@ func TestLiveTruth(t *testing.T) {
 			if err := a.Install(context.Background(), cache); err != nil {
 				t.Fatal(err)
 			}
-			runTruth(t, bin, cache, serveStandin(t), a, flows[a.ID], tf.start, tf.steps)
+			url, model := serveStandin(t)
+			runTruth(t, bin, cache, url, model, a, flows[a.ID], tf.start, tf.steps)
 		})
 	}
 }
 
-func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []step, steps []transition) {
+func runTruth(t *testing.T, bin, cache, url string, model *standin.Server, a Agent, f flow, start []step, steps []transition) {
 	_, home, repo := scratchRepo(t, cache, "truth-"+a.ID)
 	if f.setup != nil {
 		f.setup(t, home, url)
@@ -443,7 +449,8 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 				continue
 			}
 			// A state that held before the action is no answer to it: the change must come after.
-			if tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) {
+			if tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) &&
+				(tr.heard == "" || model.Heard(tr.heard)) {
 				ok = true
 				break
 			}
@@ -459,6 +466,9 @@ func runTruth(t *testing.T, bin, cache, url string, a Agent, f flow, start []ste
 		if !ok {
 			screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
 			table = append(table, fmt.Sprintf("| %s | %s | wrong (%s) | >40 |", a.ID, tr.name, p))
+			if tr.heard != "" && !model.Heard(tr.heard) {
+				t.Errorf("%s %s: the model never received %q in a tool's result", a.ID, tr.name, tr.heard)
+			}
 			t.Errorf("%s %s: want %s within 40s; taw shows %s; screen:\n%s", a.ID, tr.name, tr.what, p, screen)
 			continue
 		}

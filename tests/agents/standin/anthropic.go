@@ -88,14 +88,15 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, t turn, rp re
 	e.event("message_stop", map[string]any{"type": "message_stop"})
 }
 
-// resultText is a tool result's text: a string, or the text of its blocks.
+// resultText is a tool result's text: a string, or the text of its blocks ("text", or OpenAI's
+// "input_text" and "output_text").
 func resultText(content any) string {
 	if s, ok := content.(string); ok {
 		return s
 	}
 	var texts []string
 	for _, b := range list(content) {
-		if bm := obj(b); str(bm["type"]) == "text" {
+		if bm := obj(b); strings.HasSuffix(str(bm["type"]), "text") {
 			texts = append(texts, str(bm["text"]))
 		}
 	}

@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -39,8 +40,10 @@ func geminiTurn(req map[string]any) turn {
 	var texts []string
 	for _, p := range list(last["parts"]) {
 		pm := obj(p)
-		if pm["functionResponse"] != nil {
+		if fr := pm["functionResponse"]; fr != nil {
 			t.toolResult = true
+			b, _ := json.Marshal(fr)
+			t.result = string(b)
 		}
 		if s := str(pm["text"]); s != "" && !strings.HasPrefix(strings.TrimSpace(s), "<") {
 			texts = append(texts, s)

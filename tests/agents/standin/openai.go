@@ -43,6 +43,7 @@ func responsesTurn(req map[string]any) turn {
 	switch typ := str(last["type"]); {
 	case strings.HasSuffix(typ, "_output"):
 		t.toolResult = true
+		t.result = resultText(last["output"])
 	case str(last["role"]) == "user":
 		t.lastUser = userText(last["content"])
 	}
@@ -122,6 +123,7 @@ func chatTurn(req map[string]any) turn {
 	switch str(last["role"]) {
 	case "tool", "function":
 		t.toolResult = true
+		t.result = resultText(last["content"])
 	case "user":
 		t.lastUser = userText(last["content"])
 	}

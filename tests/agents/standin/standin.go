@@ -97,6 +97,7 @@ type Server struct {
 	used    map[string]int  // messages answered with a tool call → the request's length then
 	search  *pending        // the call whose tool an agent defers, searched for; its result is due
 	calls   map[string]bool // the ids of the tool calls a CALL: message made
+	results []string        // the text of every tool result received
 }
 
 // tool is a tool an agent offered: its name and its parameters' JSON schema.
@@ -111,7 +112,7 @@ type turn struct {
 	lastUser   string // the person's last message, when nothing but tool results follow it
 	toolResult bool   // the request ends with a tool's result
 	resultOf   string // that result's tool call id (Anthropic)
-	result     string // and its text
+	result     string // and its text (every API)
 	stream     bool
 	length     int            // how many messages the request carries
 	schema     map[string]any // a structured-output schema (Gemini side requests)
@@ -209,7 +210,29 @@ func (s *Server) logTurn(api, path string, t turn) {
 	if len(msg) > 120 {
 		msg = msg[len(msg)-120:]
 	}
-	s.logf("%s %s stream=%v toolResult=%v tools=%s msg=%q", api, path, t.stream, t.toolResult, strings.Join(names, ","), msg)
+	result := t.result
+	if len(result) > 200 {
+		result = result[:200]
+	}
+	s.logf("%s %s stream=%v toolResult=%v tools=%s msg=%q result=%q", api, path, t.stream, t.toolResult, strings.Join(names, ","), msg, result)
+	if t.toolResult {
+		s.logMu.Lock()
+		s.results = append(s.results, t.result)
+		s.logMu.Unlock()
+	}
+}
+
+// Heard says whether a tool result the server received holds text: how a test knows that what
+// a person typed into an agent's dialog reached the model.
+func (s *Server) Heard(text string) bool {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	for _, r := range s.results {
+		if strings.Contains(r, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // decide picks the reply for a turn and gives it ids of its own: agents keep their history by
@@ -483,6 +506,11 @@ func fill(schema map[string]any, name string, i int) any {
 			}
 			m, _ := v.(map[string]any)
 			out[k] = fill(m, k, i+1)
+		}
+		if ap, ok := schema["additionalProperties"].(map[string]any); ok && len(props(schema)) == 0 {
+			// A map whose keys the model names: one entry. Copilot CLI's question is a form
+			// whose fields come so, and a field is what the person answers in.
+			out["colour"] = fill(ap, "colour", i+1)
 		}
 		if typ == "" && len(out) == 0 {
 			return "x"

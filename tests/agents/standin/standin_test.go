@@ -175,3 +175,40 @@ func TestAnthropicDeferredToolSearched(t *testing.T) {
 		}
 	}
 }
+
+// Copilot CLI's ask_user asks through a form whose fields the model names: the question gets
+// one field, with suggested values (Copilot adds a freeform choice to them), so a person has
+// something to answer in.
+func TestCopilotQuestionHasAField(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	field := `{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"},"title":{"type":"string"},
+	 "enum":{"type":"array","items":{"type":"string"}}},"required":["type","enum"]},{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]}]}`
+	req := `{"stream":false,"tools":[{"type":"function","function":{"name":"ask_user","parameters":{"type":"object",
+	 "properties":{"message":{"type":"string"},"requestedSchema":{"type":"object","properties":{"properties":{"type":"object","additionalProperties":` + field + `}},
+	 "required":["properties"]}},"required":["message","requestedSchema"]}}}],"messages":[{"role":"user","content":"ASK me"}]}`
+	_, body := post(t, srv, "/v1/chat/completions", req)
+	want := `{\"message\":\"Which colour should the button be?\",\"requestedSchema\":{\"properties\":{\"colour\":{\"enum\":[\"probe 1\",\"probe 2\"],\"type\":\"string\"}}}}`
+	if !strings.Contains(body, want) {
+		t.Fatalf("want ask_user arguments %s, got:\n%s", want, body)
+	}
+}
+
+// What a person typed into a dialog reaches the model as a tool's result, in each API's way.
+func TestHeardToolResults(t *testing.T) {
+	s := &Server{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	tool := `{"type":"function","function":{"name":"ask_user","parameters":{"type":"object"}}}`
+	post(t, srv, "/v1/chat/completions", `{"tools":[`+tool+`],"messages":[{"role":"user","content":"ASK me"},{"role":"tool","tool_call_id":"c1","content":"User responded: dark blue"}]}`)
+	post(t, srv, "/v1/responses", `{"tools":[{"type":"function","name":"ask"}],"input":[{"type":"function_call_output","call_id":"c2","output":[{"type":"input_text","text":"light green"}]}]}`)
+	post(t, srv, "/v1beta/models/m:generateContent", `{"contents":[{"role":"user","parts":[{"functionResponse":{"name":"ask","response":{"output":"pale red"}}}]}]}`)
+	for _, text := range []string{"dark blue", "light green", "pale red"} {
+		if !s.Heard(text) {
+			t.Errorf("the stand-in did not hear %q in a tool result", text)
+		}
+	}
+	if s.Heard("ASK me") {
+		t.Error("a person's message was heard as a tool result")
+	}
+}
