@@ -440,17 +440,14 @@ func runTruth(t *testing.T, bin, cache, url string, model *standin.Server, a Age
 		}
 		for deadline := began.Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			p = get()
+			// A state that held before the action is no answer to it: the change must come after,
+			// or, for a cell that names what the screen shows, the screen must show it.
+			after := tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100
 			if shown != nil {
-				// The screen first, then taw: the state is read once the screen shows the change.
-				if screen, _ := tm.Run("capture-pane", "-p", "-t", pane); shown.MatchString(screen) && tr.want(p) {
-					ok = true
-					break
-				}
-				continue
+				screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
+				after = shown.MatchString(screen)
 			}
-			// A state that held before the action is no answer to it: the change must come after.
-			if tr.want(p) && (tr.stays || tr.what == "released" || p.Since != nil && *p.Since >= began.UnixMilli()-100) &&
-				(tr.heard == "" || model.Heard(tr.heard)) {
+			if tr.want(p) && after && (tr.heard == "" || model.Heard(tr.heard)) {
 				ok = true
 				break
 			}
