@@ -120,8 +120,8 @@ var truthFlows = map[string]truthFlow{
 		start: []step{
 			{wait: `Do you trust the files in this folder\?`},
 			// Gemini CLI restarts itself once the folder is trusted; the old dialog stays drawn
-			// until the restarted CLI redraws the screen.
-			{keys: []string{"Enter"}, wait: `Type your message`, gone: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
+			// until the restarted CLI redraws the screen. A person reads the dialog first.
+			{pause: time.Second, keys: []string{"Enter"}, wait: `Type your message`, gone: `Do you trust the files in this folder\?`, within: 2 * time.Minute},
 		},
 		steps: []transition{
 			{name: "prompt → working", text: "answer SLOW", want: stateIs("working"), what: "working"},
@@ -359,6 +359,7 @@ func runTruth(t *testing.T, bin, cache, url string, model *standin.Server, a Age
 	}
 	pane = strings.TrimSpace(pane)
 	for _, s := range start {
+		time.Sleep(s.pause)
 		if s.typed != "" {
 			tm.Run("send-keys", "-t", pane, "-l", strings.ReplaceAll(s.typed, "{url}", url))
 			time.Sleep(500 * time.Millisecond)
@@ -425,7 +426,7 @@ func runTruth(t *testing.T, bin, cache, url string, model *standin.Server, a Age
 				args[i] = strings.ReplaceAll(w, "{pane}", pane)
 			}
 			out, err := taw(append(args, "--json")...)
-			t.Logf("%s %s: taw %s: %v %s", a.ID, tr.name, strings.Join(args, " "), err, strings.TrimSpace(out))
+			t.Logf("%s %s: taw %s (%.1fs): %v %s", a.ID, tr.name, strings.Join(args, " "), time.Since(began).Seconds(), err, strings.TrimSpace(out))
 			if err != nil {
 				table = append(table, fmt.Sprintf("| %s | %s | wrong (taw failed: %s) | %.1f |", a.ID, tr.name, firstLine(out), time.Since(began).Seconds()))
 				screen, _ := tm.Run("capture-pane", "-p", "-t", pane)
