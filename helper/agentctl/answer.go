@@ -213,7 +213,8 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 		taken = updated
 	}
 	if taken != "" {
-		done = append(done, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptAnswerTaken, taken})
+		mark := panestate.AnswerTakenMark(taken, seenGone && prompt.Allows(rec, choice))
+		done = append(done, tmux.Cmd{"set-option", "-p", "-t", p.ID, panestate.OptAnswerTaken, mark})
 		done = append(done, tmux.SignalCmds(panestate.SignalChannel)...)
 	}
 	_, _ = c.Tmux.Run(ctx, done...)

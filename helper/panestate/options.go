@@ -49,7 +49,8 @@ const (
 	// OptAnswerTaken is the @agent_updated of the report taw's own answer is known to have
 	// ended or set off: the blocked report whose dialog was seen to go, or the report the agent
 	// made as it took the answer. The screen may correct that report at once (see the
-	// watcher's screenCorrects). A later report makes it stale by itself.
+	// watcher's screenCorrects). " allowed" follows when the answer let the agent do what its
+	// permission asked, so it runs it (AnswerTakenMark). A later report makes it stale by itself.
 	OptAnswerTaken = "@agent_answer_taken"
 
 	// OptQuit is "<agent> <unix ms>": taw's own integration released the pane as its agent quit
@@ -163,6 +164,23 @@ func TurnEndMark(old map[string]string, next report.Record, nowMillis int64) (ma
 		return "", false
 	}
 	return agent + " " + from + " " + strconv.FormatInt(nowMillis, 10), true
+}
+
+// AnswerTakenMark is the OptAnswerTaken of an answer taken for the report updated at updated;
+// allowed: the answer let the agent do what its permission asked.
+func AnswerTakenMark(updated string, allowed bool) string {
+	if allowed {
+		return updated + " allowed"
+	}
+	return updated
+}
+
+// AnswerTaken reads the pane's OptAnswerTaken against the report that holds it: taken, the mark
+// names that report; allowed, the answer let the agent do what it asked.
+func AnswerTaken(o map[string]string) (taken, allowed bool) {
+	updated, how, _ := strings.Cut(o[OptAnswerTaken], " ")
+	taken = updated != "" && updated == o[OptUpdated]
+	return taken, taken && how == "allowed"
 }
 
 // QuitMark is the OptQuit a report writes when it moves the pane from old to next: the agent's

@@ -54,6 +54,13 @@ func Choice(p *Prompt, number int, yes, no bool, text string) (Option, error) {
 	return Option{}, fmt.Errorf("say which answer: --option N, --yes, --no or --text T")
 }
 
+// Allows says whether answering p with o lets the agent do what p asks: a permission answered
+// with a choice that says yes (allow once, always, for the session). The agent then runs it.
+func Allows(p *Prompt, o Option) bool {
+	return p != nil && p.Kind == KindPermission && !o.Text &&
+		hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed", "always")
+}
+
 func hasWordPrefix(label string, words ...string) bool {
 	l := strings.ToLower(label)
 	for _, w := range words {

@@ -180,3 +180,24 @@ func TestCopilotQuestionWithSuggestions(t *testing.T) {
 		t.Errorf("read %+v, want %+v", p, want)
 	}
 }
+
+func TestAllowsIsAPermissionAnsweredYes(t *testing.T) {
+	perm := &Prompt{Kind: KindPermission, Options: []Option{{Number: 1, Label: "Allow once"},
+		{Number: 2, Label: "Always allow run 'echo *' commands in this project"}, {Number: 3, Label: "No, suggest changes"}}}
+	question := &Prompt{Kind: KindQuestion, Options: []Option{{Number: 1, Label: "Yes"}}}
+	for _, tt := range []struct {
+		p    *Prompt
+		o    Option
+		want bool
+	}{
+		{perm, perm.Options[0], true},
+		{perm, perm.Options[1], true},
+		{perm, perm.Options[2], false},
+		{question, question.Options[0], false},
+		{nil, Option{Label: "Yes"}, false},
+	} {
+		if got := Allows(tt.p, tt.o); got != tt.want {
+			t.Errorf("Allows(%v, %q) = %t, want %t", tt.p, tt.o.Label, got, tt.want)
+		}
+	}
+}

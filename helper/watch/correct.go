@@ -39,7 +39,7 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	}
 	m.screen.looks++
 	f.ScreenState, f.ScreenLooks, f.ScreenFor, f.ScreenReport = m.screen.state, m.screen.looks, now.Sub(m.screen.since).Milliseconds(), updated
-	f.Answered = updated != "" && p.Options[panestate.OptAnswerTaken] == updated
+	f.Answered, _ = panestate.AnswerTaken(p.Options)
 	f.ReportAge = -1
 	if ms, err := strconv.ParseInt(strings.TrimSpace(updated), 10, 64); err == nil {
 		f.ReportAge = now.UnixMilli() - ms

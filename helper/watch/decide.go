@@ -37,6 +37,10 @@ type Facts struct {
 	// Quit: taw's own integration for the agent in front said, less than QuitGraceMillis ago,
 	// that the person quit it (panestate.OptQuit): its process is ending.
 	Quit bool
+	// Allowed: the blocked report that holds the pane asked a permission that taw's own answer
+	// granted, and the dialog was seen to go (panestate.AnswerTaken): the agent runs what it
+	// asked, whatever its screen draws meanwhile.
+	Allowed bool
 	// Answered: the report that holds the pane is one taw's own answer is known to have ended
 	// (its dialog was seen to go) or set off (panestate.OptAnswerTaken).
 	Answered bool
@@ -89,6 +93,19 @@ func screenCorrects(rec report.Record, f Facts) bool {
 		f.ScreenLooks >= CorrectLooks && f.ScreenFor >= forMillis && f.ReportAge >= ageMillis
 }
 
+// allowedRuns says whether taw's own answer granted the permission a hook of taw's own still
+// reports blocked, for an agent whose hooks leave blocked standing once a permission is allowed
+// (agents.Agent.Corrections): the agent runs what it asked. Gemini CLI draws nothing for a second
+// after the allow, and the screen alone would read that moment idle.
+func allowedRuns(rec report.Record, f Facts) bool {
+	agent, own := strings.CutPrefix(rec.Source, "integration:")
+	if !f.Allowed || !own || agent != rec.Kind || rec.Kind != f.Agent || rec.ReportedState != report.StateBlocked {
+		return false
+	}
+	a, known := agents.Lookup(agent)
+	return known && a.ScreenCorrects(report.StateBlocked, report.StateWorking)
+}
+
 // Decision is what Decide wants written: the new record and @agent_restored.
 type Decision struct {
 	Record   report.Record
@@ -106,6 +123,8 @@ type Decision struct {
 //     started yet.
 //   - The agent in front quit a moment ago by its integration's word (Facts.Quit): it is
 //     cleared as if its process had ended.
+//   - taw's own answer granted the permission a hook of taw's own reports blocked
+//     (allowedRuns): the agent runs it, and the state is working.
 //   - Anything else in front: the restore's grace is over (its command started), and the
 //     detected agent and its screen state are set; a hook holding the pane is left alone
 //     (report.Record.Effective decides between them, and a blocker on screen wins), except
@@ -156,6 +175,11 @@ func Decide(rec report.Record, restored int64, f Facts, nowMillis, graceMillis i
 		d.Record.DetectedState = f.State
 	}
 	d.Why = "a program runs in front of the shell"
+	if allowedRuns(d.Record, f) {
+		d.Why = fmt.Sprintf("taw's answer allowed what %s asked: it runs it, and the hook's blocked is corrected to working", f.Agent)
+		d.Record.ReportedState, d.Record.Message = report.StateWorking, ""
+		return d
+	}
 	if screenCorrects(d.Record, f) {
 		d.Why = fmt.Sprintf("the screen has shown %s %s for %d looks: the hook's %s is corrected to %s", f.Agent, f.ScreenState, f.ScreenLooks, d.Record.ReportedState, f.ScreenState)
 		d.Record.ReportedState, d.Record.Message = f.ScreenState, ""

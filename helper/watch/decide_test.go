@@ -30,6 +30,10 @@ func TestDecide(t *testing.T) {
 	gemini := report.Record{Source: "integration:gemini", Kind: "gemini", ReportedState: "working", Detected: "gemini", DetectedState: "idle"}
 	geminiIdle := gemini
 	geminiIdle.ReportedState = "idle"
+	geminiBlocked := gemini
+	geminiBlocked.ReportedState, geminiBlocked.Message = "blocked", "Allow Shell(make)?"
+	geminiBlockedCustom := geminiBlocked
+	geminiBlockedCustom.Source = "my-gemini-hooks"
 	copilot := report.Record{Source: "integration:copilot", Kind: "copilot", ReportedState: "blocked", Detected: "copilot", DetectedState: "idle"}
 	tests := []struct {
 		name      string
@@ -54,6 +58,14 @@ func TestDecide(t *testing.T) {
 		{name: "the restored command started: the grace ends", rec: held, restored: now - 5_000, f: Facts{Known: true, Agent: "claude", Classified: true, State: "idle"},
 			wantAgent: "claude", wantState: "working"},
 		{name: "a dead pane has no agent", rec: held, restored: now, f: Facts{Known: true, Dead: true}, wantGone: true},
+		// taw's own answer granted the permission Gemini CLI's hook reported blocked: it runs it,
+		// though its screen draws no spinner yet.
+		{name: "a permission taw's answer allowed runs", rec: geminiBlocked,
+			f: Facts{Known: true, Agent: "gemini", Classified: true, State: "idle", Allowed: true}, wantAgent: "gemini", wantState: "working"},
+		{name: "an answer's allow does not speak for another source", rec: geminiBlockedCustom,
+			f: Facts{Known: true, Agent: "gemini", Classified: true, State: "idle", Allowed: true}, wantAgent: "gemini", wantState: "blocked"},
+		{name: "a permission not allowed stays blocked until the screen says otherwise", rec: geminiBlocked,
+			f: Facts{Known: true, Agent: "gemini", Classified: true, State: "idle"}, wantAgent: "gemini", wantState: "blocked"},
 		// taw's own integration said the person quit (its release left the screen's reading), and
 		// the process is still ending.
 		{name: "an agent quit by its integration's word is gone while its process ends", rec: screen,

@@ -83,6 +83,7 @@ func Explain(ctx context.Context, c *tmux.Client, rules *detect.Rules, paneID st
 		}
 		f = Facts{Known: true, AtPrompt: e.Process.AtPrompt, Agent: e.Process.Agent}
 		_, f.Quit = quitMarked(p, f.Agent, now.UnixMilli())
+		_, f.Allowed = panestate.AnswerTaken(p.Options)
 	}
 	screenAgent := e.Process.Agent
 	if screenAgent == "" && !e.Process.AtPrompt {

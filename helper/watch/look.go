@@ -498,7 +498,8 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		}
 		m.agent, m.why = agent, why
 	}
-	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent, Quit: quitting(p, m, now)}
+	_, allowed := panestate.AnswerTaken(p.Options)
+	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent, Quit: quitting(p, m, now), Allowed: allowed}
 }
 
 // quitMarked is when agent quit, by the pane's OptQuit, ok only when that was less than
