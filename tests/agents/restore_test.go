@@ -29,15 +29,22 @@ type restoreFlow struct {
 	// it and says which, "" for none. Such an agent's truth-flow start steps are not used.
 	asks   string
 	answer func(r *restoreRun, target, screen string) string
+	// trust trusts the folder before the agent starts, in place of the truth flow's start steps.
+	trust func(t *testing.T, home, repo string)
 }
 
 // restoreFlows: every pinned agent with a resume command in taw's catalogue that can run a turn
 // against the stand-in.
 var restoreFlows = map[string]restoreFlow{
 	// It starts in auto mode, whose footer says so in place of its shortcuts hint.
-	"claude":   {ready: `\? for shortcuts|auto mode on|manual mode on`},
-	"codex":    {ready: `\? for shortcuts`, asks: `Trust this folder\?|Hooks need review|t trust all`, answer: answerCodex},
-	"gemini":   {ready: `Type your message`},
+	"claude": {ready: `\? for shortcuts|auto mode on|manual mode on`},
+	"codex":  {ready: `\? for shortcuts`, asks: `Trust this folder\?|Hooks need review|t trust all`, answer: answerCodex},
+	// Gemini CLI restarts itself once its folder is trusted; now and then (2 runs in 10) the
+	// restarted CLI cleared the screen and ran with the folder untrusted and no dialog, its
+	// hooks off: no session to restore. The trust dialog is the truth flow's to check.
+	"gemini": {ready: `Type your message`, trust: func(t *testing.T, home, repo string) {
+		write(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+repo+`": "TRUST_FOLDER"}`)
+	}},
 	"copilot":  {ready: `Manual Approval`},
 	"opencode": {ready: `ctrl\+p commands`},
 	"kilo":     {ready: `ctrl\+p commands`},
@@ -290,6 +297,10 @@ func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
 	sock := fmt.Sprintf("taw-restore-%d-%s", os.Getpid(), a.ID)
 	r := &restoreRun{t: t, a: a, tm: capture.Tmux{Socket: sock}, url: url, env: env, bin: bin, sock: sock,
 		ready: regexp.MustCompile(rf.ready), flow: rf, starts: truthFlows[a.ID].start}
+	if rf.trust != nil {
+		rf.trust(t, home, repo)
+		r.starts = nil
+	}
 
 	// A session to hold the server's settings while the one under test is killed and restored.
 	r.run("new-session", "-d", "-s", "base", "-x", "200", "-y", "50", "-c", repo)
@@ -329,7 +340,9 @@ func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
 	for _, target := range order {
 		s, out, ok := r.sessionUntil(target, 30*time.Second, func(s paneSession) bool { return s.id != "" || s.path != "" })
 		if !ok || s.agent != a.ID {
-			t.Fatalf("%s: taw holds no %s session for it: %s", target, a.ID, out)
+			why, _ := r.taw("pane", "explain", target)
+			screen, _ := r.tm.Run("capture-pane", "-p", "-t", target)
+			t.Fatalf("%s: taw holds no %s session for it: %s\ntaw pane explain:\n%s\nthe screen:\n%s", target, a.ID, out, why, screen)
 		}
 		saved[target] = s
 	}
