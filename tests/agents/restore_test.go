@@ -361,7 +361,7 @@ func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
 	if err != nil {
 		t.Fatalf("taw session restore: %v: %s", err, out)
 	}
-	t.Logf("restore: %s", strings.TrimSpace(out))
+	t.Logf("restore, %.1fs after the save began: %s", time.Since(began).Seconds(), strings.TrimSpace(out))
 	var restored struct {
 		Resumed []struct {
 			Target  string `json:"target"`
@@ -393,8 +393,8 @@ func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
 			other = names[order[1]]
 		}
 		r.settle(target, false)
-		text := r.until(target, "its own conversation", 2*time.Minute, shows(`say hello to `+own+`[\s\S]*(`+rf.ready+`)`))
-		t.Logf("%s resumed; its screen's last lines:\n%s", target, lastLines(text, 10))
+		text := r.until(target, "its own conversation", 3*time.Minute, shows(`say hello to `+own+`[\s\S]*(`+rf.ready+`)`))
+		t.Logf("%s resumed, %.1fs after the save began; its screen's last lines:\n%s", target, time.Since(began).Seconds(), lastLines(text, 10))
 		if strings.Contains(text, "say hello to "+other) {
 			t.Errorf("%s resumed the other pane's conversation:\n%s", target, text)
 		}
