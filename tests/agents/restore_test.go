@@ -40,8 +40,9 @@ var restoreFlows = map[string]restoreFlow{
 	"claude": {ready: `\? for shortcuts|auto mode on|manual mode on`},
 	"codex":  {ready: `\? for shortcuts`, asks: `Trust this folder\?|Hooks need review|t trust all`, answer: answerCodex},
 	// Gemini CLI restarts itself once its folder is trusted; now and then (2 runs in 10) the
-	// restarted CLI cleared the screen and ran with the folder untrusted and no dialog, its
-	// hooks off: no session to restore. The trust dialog is the truth flow's to check.
+	// screen then showed one Gemini CLI, with no dialog and its notice of an untrusted folder,
+	// that answered with its hooks off: no session to restore. The trust dialog is the truth
+	// flow's to check.
 	"gemini": {ready: `Type your message`, trust: func(t *testing.T, home, repo string) {
 		write(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+repo+`": "TRUST_FOLDER"}`)
 	}},
