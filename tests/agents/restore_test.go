@@ -31,6 +31,7 @@ type restoreFlow struct {
 	answer func(r *restoreRun, target, screen string) string
 	// trust trusts the folder before the agent starts, in place of the truth flow's start steps.
 	trust func(t *testing.T, home, repo string)
+	env   []string // besides its flow's
 }
 
 // restoreFlows: every pinned agent with a resume command in taw's catalogue that can run a turn
@@ -48,8 +49,10 @@ var restoreFlows = map[string]restoreFlow{
 	}},
 	"copilot":  {ready: `Manual Approval`},
 	"opencode": {ready: `ctrl\+p commands`},
-	"kilo":     {ready: `ctrl\+p commands`},
-	"pi":       {ready: `standin-model`},
+	// Kilo Code stops a turn to ask whether to turn its snapshots off when one takes over 10 s,
+	// as two of it resuming at once on a loaded machine did.
+	"kilo": {ready: `ctrl\+p commands`, env: []string{"KILO_SNAPSHOT_TRACK_TIMEOUT_MS=120000"}},
+	"pi":   {ready: `standin-model`},
 }
 
 // restoreLeftOut: pinned agents with a resume command that this test cannot run, and why.
@@ -312,6 +315,7 @@ func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
 	if f.env != nil {
 		agentEnv = append(agentEnv, f.env(home, url)...)
 	}
+	agentEnv = append(agentEnv, rf.env...)
 	for _, kv := range agentEnv {
 		k, v, _ := strings.Cut(kv, "=")
 		r.run("set-environment", "-g", k, v)
