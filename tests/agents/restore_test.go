@@ -428,8 +428,15 @@ func answerCodex(r *restoreRun, target, text string) string {
 	prompt := func(s capture.Shot) bool { return strings.Contains(s.Text(), "? for shortcuts") }
 	switch {
 	case strings.Contains(text, "Trust this folder?"):
+		// An Enter that comes while the page is drawn is dropped (under load): it goes again
+		// while the page stays.
 		dialog = "Trust this folder?"
-		r.run("send-keys", "-t", target, "Enter")
+		for n := 0; n < 5; n++ {
+			r.run("send-keys", "-t", target, "Enter")
+			if _, ok, _ := capture.Until(r.tm, target, "codex", 5*time.Second, func(s capture.Shot) bool { return !strings.Contains(s.Text(), dialog) }); ok {
+				break
+			}
+		}
 	case strings.Contains(text, "t trust all"):
 		// Its hooks page, where the review leads: trust them all, then close it.
 		dialog = "t trust all"
