@@ -38,15 +38,9 @@ type restoreFlow struct {
 // against the stand-in.
 var restoreFlows = map[string]restoreFlow{
 	// It starts in auto mode, whose footer says so in place of its shortcuts hint.
-	"claude": {ready: `\? for shortcuts|auto mode on|manual mode on`},
-	"codex":  {ready: `\? for shortcuts`, asks: `Trust this folder\?|Hooks need review|t trust all`, answer: answerCodex},
-	// Gemini CLI restarts itself once its folder is trusted; now and then (2 runs in 10) the
-	// screen then showed one Gemini CLI, with no dialog and its notice of an untrusted folder,
-	// that answered with its hooks off: no session to restore. The trust dialog is the truth
-	// flow's to check.
-	"gemini": {ready: `Type your message`, trust: func(t *testing.T, home, repo string) {
-		write(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+repo+`": "TRUST_FOLDER"}`)
-	}},
+	"claude":   {ready: `\? for shortcuts|auto mode on|manual mode on`},
+	"codex":    {ready: `\? for shortcuts`, asks: `Trust this folder\?|Hooks need review|t trust all`, answer: answerCodex},
+	"gemini":   {ready: `Type your message`, trust: trustGeminiFolder},
 	"copilot":  {ready: `Manual Approval`},
 	"opencode": {ready: `ctrl\+p commands`},
 	// Kilo Code stops a turn to ask whether to turn its snapshots off when one takes over 10 s,
