@@ -205,9 +205,9 @@ func (c *Ctl) Answer(ctx context.Context, p panestate.Pane, a Answer) (Answered,
 	}
 	done := []tmux.Cmd{{"set-option", "-p", "-u", "-t", p.ID, optAnswered}}
 	// The dialog the blocked report asked is gone, or the agent reported as it took the answer
-	// (Gemini CLI reports idle as a command is allowed, then draws its spinner for the command's
-	// run): the watcher, woken, may let the screen correct that report at once rather than after
-	// its usual wait.
+	// with its dialog still drawn (that report was made as the answer went): the watcher, woken,
+	// may let the screen correct that report at once rather than after its usual wait, and sets
+	// a permission the answer granted working (panestate.AnswerTakenMark).
 	taken := setOff
 	if seenGone {
 		taken = updated

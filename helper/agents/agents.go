@@ -161,7 +161,7 @@ var Known = []Agent{
 			SessionKeys: []string{"session_id"}, SessionEndKeeps: []string{"clear"}, ThreadEnv: "CODEX_THREAD_ID"}},
 	{ID: "gemini", Display: "Gemini CLI", Detected: true,
 		Corrections: map[string][]string{"blocked": {"idle", "working"}, "idle": {"working"}},
-		Unsaid:      "AfterAgent fires on Esc and on API errors, nothing when a confirmation is answered; 0.61.0 reported idle from the moment a shell command was allowed until the command ended (12 s seen), its spinner drawn the while",
+		Unsaid:      "AfterAgent fires on Esc and on API errors, nothing when a confirmation is answered; 0.61.0 draws nothing for about a second after a shell command is allowed, then its spinner while the command runs",
 		Resume:      &Resume{Program: "gemini", Arg: "--resume"}, Integration: true,
 		Aliases:  []string{"gemini-cli", "google-gemini"},
 		Programs: []string{"gemini"},
