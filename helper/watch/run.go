@@ -12,21 +12,6 @@ import (
 // closer together than this share one look.
 const minSpacing = 25 * time.Millisecond
 
-// reportFollowUp is how soon after a look a report woke the next look comes: an agent draws
-// what its report announced a moment after the report (Copilot CLI's error line 0.2 s after the
-// prompt's hook), and a screen that contradicts the report can only start to count once a look
-// has read it (see countScreen).
-const reportFollowUp = 300 * time.Millisecond
-
-// followUp is when the next look is due after one: next, or sooner after a look a wake-up (a
-// report, a hook) brought.
-func followUp(next time.Duration, woken bool) time.Duration {
-	if woken {
-		return min(next, reportFollowUp)
-	}
-	return next
-}
-
 // lostSignalPoll is how often the watcher checks for a wake-up tmux lost between two waits.
 const lostSignalPoll = 20 * time.Second
 
@@ -47,13 +32,11 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	defer timer.Stop()
 	last := time.Time{}
 	for {
-		woken := false
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-timer.C:
 		case <-wake:
-			woken = true
 			if d := minSpacing - time.Since(last); d > 0 {
 				select {
 				case <-ctx.Done():
@@ -78,6 +61,6 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 			default:
 			}
 		}
-		timer.Reset(followUp(w.NextLook(time.Now()), woken))
+		timer.Reset(w.NextLook(time.Now()))
 	}
 }
