@@ -41,8 +41,8 @@ type Action struct {
 	Release bool
 	// Look: the event says nothing sure of the state, but the screen has changed: the watcher
 	// looks at once, and nothing is reported.
-	Look  bool
-	State string
+	Look bool
+	State   string
 	// Message says what the agent waits for; every state report carries one ("" clears the
 	// last), so a question answered leaves no stale text behind.
 	Message string
@@ -128,7 +128,7 @@ var eventRules = map[string]func(h *agents.Hooks, p Payload, a *Action) bool{
 	// An attempt failed, after which the agent may retry or end its turn (Copilot CLI's
 	// errorOccurred): its screen says which.
 	"AttemptFailed": func(_ *agents.Hooks, _ Payload, a *Action) bool { *a = Action{Look: true}; return true },
-	"Interrupt":     idle,
+	"Interrupt":   idle,
 	"SessionEnd": func(h *agents.Hooks, p Payload, a *Action) bool {
 		reason := p.Get("reason")
 		for _, keep := range h.SessionEndKeeps {
