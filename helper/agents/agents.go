@@ -212,21 +212,21 @@ var Known = []Agent{
 		Packages: []string{"@oh-my-pi/pi-coding-agent"}},
 	{ID: "copilot", Display: "GitHub Copilot CLI", Detected: true,
 		Corrections: claudeGaps,
-		Unsaid:      "nothing fires on Esc or on an answered permission, and nothing ends a turn an error ended: errorOccurred fires after every failed attempt of a request it goes on to retry (recoverable, 1.0.102 says of each, the last one too), so it only makes the watcher look",
+		Unsaid:      "nothing fires on Esc or on an answered permission, and nothing ends a turn an error ended: errorOccurred fires after every failed attempt of a request it goes on to retry (recoverable, 1.0.102 says of each, the last one too), so taw does not register it",
 		Resume:      &Resume{Program: "copilot", Arg: "--resume=", Glued: true}, Integration: true,
 		Aliases:  []string{"github-copilot", "copilot-cli", "ghcs"},
 		Programs: []string{"copilot"},
 		Packages: []string{"@github/copilot"},
-		// Nothing fires on Esc or on a declined permission. errorOccurred fires after each failed
-		// attempt of a request, whether Copilot retries it or ends its turn: the screen says which.
+		// Nothing fires on Esc or on a declined permission. errorOccurred is not registered: it
+		// fires after each failed attempt of a request Copilot retries, while it goes on working.
 		Hooks: &Hooks{
 			Events: []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest",
-				"notification", "agentStop", "subagentStop", "preCompact", "errorOccurred", "sessionEnd"},
+				"notification", "agentStop", "subagentStop", "preCompact", "sessionEnd"},
 			Rename: map[string]string{
 				"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
 				"postToolUse": "PostToolUse", "permissionRequest": "PermissionRequest", "notification": "Notification",
 				"agentStop": "Stop", "subagentStop": "SubagentStop", "preCompact": "PreCompact",
-				"errorOccurred": "AttemptFailed", "sessionEnd": "SessionEnd",
+				"sessionEnd": "SessionEnd",
 			},
 			SessionKeys: []string{"sessionId", "session_id"}, QuestionTool: "ask_user"}},
 	{ID: "kimi", Display: "Kimi Code CLI", Detected: true,

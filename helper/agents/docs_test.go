@@ -303,8 +303,6 @@ func eventReport(h *agents.Hooks, shared string) (string, bool) {
 			return "B or I by its type, and B when its type holds " + strings.Join(codes(h.BlockingNotices), " or "), true
 		}
 		return "B or I by its type", true
-	case "AttemptFailed":
-		return "— (the watcher looks at once: the screen says whether the agent retries)", true
 	case "SessionEnd":
 		if len(h.SessionEndKeeps) > 0 {
 			return "R, but — for " + strings.Join(codes(h.SessionEndKeeps), ", "), true

@@ -15,7 +15,6 @@ import (
 	"github.com/taw-tmux/taw/helper/report"
 	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
-	"github.com/taw-tmux/taw/helper/watch"
 	"github.com/urfave/cli/v2"
 )
 
@@ -104,10 +103,6 @@ func hookReportRun(ctx context.Context, f *Factory, opts *hookReportOptions) {
 	}
 	act := hookreport.Decide(hookreport.Event{Agent: opts.Agent, Name: opts.Event, Payload: hookreport.Parse(head), Getenv: f.Getenv})
 	if act.Skip {
-		return
-	}
-	if act.Look {
-		_, _ = f.Tmux().Run(ctx, tmux.SignalCmds(watch.WakeChannel)...)
 		return
 	}
 	rep := hookRecordReport(f, opts, act)

@@ -39,9 +39,6 @@ type Action struct {
 	Skip bool
 	// Release: the user quit the agent; the pane goes back to taw's reading of the screen.
 	Release bool
-	// Look: the event says nothing sure of the state, but the screen has changed: the watcher
-	// looks at once, and nothing is reported.
-	Look bool
 	State   string
 	// Message says what the agent waits for; every state report carries one ("" clears the
 	// last), so a question answered leaves no stale text behind.
@@ -125,9 +122,6 @@ var eventRules = map[string]func(h *agents.Hooks, p Payload, a *Action) bool{
 	},
 	"Stop":        idle,
 	"StopFailure": idle,
-	// An attempt failed, after which the agent may retry or end its turn (Copilot CLI's
-	// errorOccurred): its screen says which.
-	"AttemptFailed": func(_ *agents.Hooks, _ Payload, a *Action) bool { *a = Action{Look: true}; return true },
 	"Interrupt":   idle,
 	"SessionEnd": func(h *agents.Hooks, p Payload, a *Action) bool {
 		reason := p.Get("reason")
@@ -187,7 +181,7 @@ func Decide(e Event) Action {
 	if !ok || !rule(h, p, &a) {
 		return Action{Skip: true}
 	}
-	if a.Release || a.Look {
+	if a.Release {
 		return a
 	}
 	if a.SessionID != "" {

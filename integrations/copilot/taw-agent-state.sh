@@ -4,7 +4,7 @@
 # GitHub Copilot CLI hook: tells taw what GitHub Copilot CLI is doing in this tmux pane.
 #
 # Events: sessionStart, userPromptSubmitted, preToolUse, postToolUse, permissionRequest,
-# notification, agentStop, subagentStop, preCompact, errorOccurred, sessionEnd. The event name is the first argument; the payload is the
+# notification, agentStop, subagentStop, preCompact, sessionEnd. The event name is the first argument; the payload is the
 # JSON GitHub Copilot CLI writes to stdin. How each event maps to a state is `taw hook report`'s (see
 # docs/integrations.md).
 #
