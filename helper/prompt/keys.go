@@ -31,7 +31,7 @@ func Choice(p *Prompt, number int, yes, no bool, text string) (Option, error) {
 		return Option{}, fmt.Errorf("the dialog has no option %d: it has %d (%s)", number, len(p.Options), p.Summary())
 	case yes:
 		for _, o := range p.Options {
-			if hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed", "submit") {
+			if hasWordPrefix(o.Label, yesWords...) {
 				return o, nil
 			}
 		}
@@ -54,11 +54,15 @@ func Choice(p *Prompt, number int, yes, no bool, text string) (Option, error) {
 	return Option{}, fmt.Errorf("say which answer: --option N, --yes, --no or --text T")
 }
 
+// yesWords begin the label of a choice that says yes (--yes picks the first such choice).
+var yesWords = []string{"yes", "allow", "approve", "accept", "proceed", "submit"}
+
 // Allows says whether answering p with o lets the agent do what p asks: a permission answered
-// with a choice that says yes (allow once, always, for the session). The agent then runs it.
+// with a choice that says yes, or one that allows always (for the project, the session). The
+// agent then runs it.
 func Allows(p *Prompt, o Option) bool {
 	return p != nil && p.Kind == KindPermission && !o.Text &&
-		hasWordPrefix(o.Label, "yes", "allow", "approve", "accept", "proceed", "always")
+		(hasWordPrefix(o.Label, yesWords...) || hasWordPrefix(o.Label, "always"))
 }
 
 func hasWordPrefix(label string, words ...string) bool {

@@ -52,8 +52,9 @@ type Facts struct {
 // the prompt for an instant.
 //
 // After taw's own answer took the dialog a blocked report asked, or set off the agent's next
-// report, that report is over for certain or was made as the answer went, and the wait is shorter (CorrectForAnswered, no report age): only long enough that a frame
-// drawn as the dialog went is not taken for the agent's state.
+// report, that report is over for certain or was made as the answer went, and the wait is
+// shorter (CorrectForAnswered, no report age): only long enough that a frame drawn as the dialog
+// went is not taken for the agent's state.
 const (
 	CorrectLooks       = 2
 	CorrectFor         = 800
@@ -82,15 +83,23 @@ func correctionWait(f Facts) (forMillis, ageMillis int64) {
 // enough after the report. A report from any other source keeps the pane as the contract says,
 // whatever the screen shows.
 func screenCorrects(rec report.Record, f Facts) bool {
-	agent, own := strings.CutPrefix(rec.Source, "integration:")
-	if !own || agent != rec.Kind || rec.Kind != f.Agent || f.ScreenState == "" || f.ScreenState != f.State ||
-		f.ScreenState == rec.ReportedState {
+	a, own := ownHook(rec, f)
+	if !own || f.ScreenState == "" || f.ScreenState != f.State || f.ScreenState == rec.ReportedState {
 		return false
 	}
-	a, known := agents.Lookup(agent)
 	forMillis, ageMillis := correctionWait(f)
-	return known && a.ScreenCorrects(rec.ReportedState, f.ScreenState) &&
+	return a.ScreenCorrects(rec.ReportedState, f.ScreenState) &&
 		f.ScreenLooks >= CorrectLooks && f.ScreenFor >= forMillis && f.ReportAge >= ageMillis
+}
+
+// ownHook is the catalogue entry of the agent in front when the hook that holds the pane is taw's
+// own integration for that agent: only such a hook may be corrected, never another source's.
+func ownHook(rec report.Record, f Facts) (*agents.Agent, bool) {
+	agent, own := strings.CutPrefix(rec.Source, "integration:")
+	if !own || agent != rec.Kind || rec.Kind != f.Agent {
+		return nil, false
+	}
+	return agents.Lookup(agent)
 }
 
 // allowedRuns says whether taw's own answer granted the permission a hook of taw's own still
@@ -98,12 +107,9 @@ func screenCorrects(rec report.Record, f Facts) bool {
 // (agents.Agent.Corrections): the agent runs what it asked. Gemini CLI draws nothing for a second
 // after the allow, and the screen alone would read that moment idle.
 func allowedRuns(rec report.Record, f Facts) bool {
-	agent, own := strings.CutPrefix(rec.Source, "integration:")
-	if !f.Allowed || !own || agent != rec.Kind || rec.Kind != f.Agent || rec.ReportedState != report.StateBlocked {
-		return false
-	}
-	a, known := agents.Lookup(agent)
-	return known && a.ScreenCorrects(report.StateBlocked, report.StateWorking)
+	a, own := ownHook(rec, f)
+	return own && f.Allowed && rec.ReportedState == report.StateBlocked &&
+		a.ScreenCorrects(report.StateBlocked, report.StateWorking)
 }
 
 // Decision is what Decide wants written: the new record and @agent_restored.
