@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	tawagents "github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/tests/agents/capture"
 	"github.com/taw-tmux/taw/tests/agents/standin"
 )
@@ -271,6 +272,37 @@ func scratchRepo(t *testing.T, cache, name string) (scratch, home, repo string) 
 		t.Fatalf("git: %v: %s", err, out)
 	}
 	return scratch, home, repo
+}
+
+// agentHome is the scratch HOME and repository of one agent's run, the PATH its pane gets, and
+// taw's integration installed there when taw has one: the flow's settings written, the folder's
+// trust settled when trust is set.
+func agentHome(t *testing.T, bin, cache, url string, a Agent, name string, trust func(t *testing.T, home, repo string)) (home, repo, path string) {
+	t.Helper()
+	_, home, repo = scratchRepo(t, cache, name)
+	if f := flows[a.ID]; f.setup != nil {
+		f.setup(t, home, url)
+	}
+	if trust != nil {
+		trust(t, home, repo)
+	}
+	// The flows' own Codex hooks file only made the hooks dialog come up: taw's install makes
+	// its own.
+	os.Remove(filepath.Join(home, ".codex", "hooks.json"))
+	path = bin + ":" + filepath.Dir(a.Command(cache)[0]) + ":/usr/local/bin:/usr/bin:/bin"
+	// An agent taw ships no integration for (Qwen Code, Cline) is read off its screen alone.
+	if known, ok := tawagents.Lookup(a.ID); !ok || !known.Integration {
+		t.Logf("%s: taw has no integration for it: the truth comes from its screen alone", a.ID)
+		return home, repo, path
+	}
+	install := exec.Command(filepath.Join(bin, "taw"), "integration", "install", a.ID, "--yes")
+	install.Env = []string{"HOME=" + home, "PATH=" + path}
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("taw integration install %s: %v: %s", a.ID, err, out)
+	}
+	t.Logf("taw integration install %s: %s", a.ID, strings.TrimSpace(string(out)))
+	return home, repo, path
 }
 
 // buildTaw builds the helper from the repository at root into a folder of the test's.

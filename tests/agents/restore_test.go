@@ -275,30 +275,17 @@ func (r *restoreRun) sessionUntil(target string, within time.Duration, ok func(p
 }
 
 func runRestore(t *testing.T, bin, cache, url string, a Agent, rf restoreFlow) {
-	_, home, repo := scratchRepo(t, cache, "restore-"+a.ID)
 	f := flows[a.ID]
-	if f.setup != nil {
-		f.setup(t, home, url)
-	}
-	// The flows' own Codex hooks file only made the hooks dialog come up: taw's install makes
-	// its own.
-	os.Remove(filepath.Join(home, ".codex", "hooks.json"))
-	path := bin + ":" + filepath.Dir(a.Command(cache)[0]) + ":/usr/local/bin:/usr/bin:/bin"
+	home, repo, path := agentHome(t, bin, cache, url, a, "restore-"+a.ID, rf.trust)
 	env := []string{"HOME=" + home, "PATH=" + path}
 	if dir := os.Getenv("TMUX_TMPDIR"); dir != "" {
 		env = append(env, "TMUX_TMPDIR="+dir)
-	}
-	install := exec.Command(filepath.Join(bin, "taw"), "integration", "install", a.ID, "--yes")
-	install.Env = env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("taw integration install %s: %v: %s", a.ID, err, out)
 	}
 	sock := fmt.Sprintf("taw-restore-%d-%s", os.Getpid(), a.ID)
 	r := &restoreRun{t: t, a: a, tm: capture.Tmux{Socket: sock}, url: url, env: env, bin: bin, sock: sock,
 		ready: regexp.MustCompile(rf.ready), flow: rf, starts: truthFlows[a.ID].start}
 	if rf.trust != nil {
-		rf.trust(t, home, repo)
-		r.starts = nil
+		r.starts = nil // no trust dialog comes
 	}
 
 	// A session to hold the server's settings while the one under test is killed and restored.

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	tawagents "github.com/taw-tmux/taw/helper/agents"
 	"github.com/taw-tmux/taw/tests/agents/capture"
 	"github.com/taw-tmux/taw/tests/agents/standin"
 )
@@ -316,29 +315,7 @@ func TestLiveTruth(t *testing.T) {
 
 func runTruth(t *testing.T, bin, cache, url string, model *standin.Server, a Agent, f flow, tf truthFlow) {
 	start, steps := tf.start, tf.steps
-	_, home, repo := scratchRepo(t, cache, "truth-"+a.ID)
-	if f.setup != nil {
-		f.setup(t, home, url)
-	}
-	if tf.trust != nil {
-		tf.trust(t, home, repo)
-	}
-	// The flows' own Codex hooks file only made the hooks dialog come up: taw's install
-	// makes its own.
-	os.Remove(filepath.Join(home, ".codex", "hooks.json"))
-	path := bin + ":" + filepath.Dir(a.Command(cache)[0]) + ":/usr/local/bin:/usr/bin:/bin"
-	// An agent taw ships no integration for (Qwen Code, Cline) is read off its screen alone.
-	if known, ok := tawagents.Lookup(a.ID); !ok || !known.Integration {
-		t.Logf("%s: taw has no integration for it: the truth comes from its screen alone", a.ID)
-	} else {
-		install := exec.Command(filepath.Join(bin, "taw"), "integration", "install", a.ID, "--yes")
-		install.Env = []string{"HOME=" + home, "PATH=" + path}
-		if out, err := install.CombinedOutput(); err != nil {
-			t.Fatalf("taw integration install %s: %v: %s", a.ID, err, out)
-		} else {
-			t.Logf("taw integration install %s: %s", a.ID, strings.TrimSpace(string(out)))
-		}
-	}
+	home, repo, path := agentHome(t, bin, cache, url, a, "truth-"+a.ID, tf.trust)
 	env := []string{"HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + path}
 	if f.env != nil {
 		env = append(env, f.env(home, url)...)
