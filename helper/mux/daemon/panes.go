@@ -29,6 +29,18 @@ type pane struct {
 	exitCode   *int32
 	announced  bool
 	lastOutput time.Time
+	deadSeen   time.Time // when a sweep first saw the pane dead
+}
+
+// outputDone says whether a dead pane's last output has been read and sent on: nothing waits in
+// its pipe, and neither its last output nor its death is newer than quietBeforeExit (the reader
+// may hold a chunk it has read but not yet handed over). p.mu is held.
+func (p *pane) outputDone() bool {
+	if time.Since(p.lastOutput) < quietBeforeExit || time.Since(p.deadSeen) < quietBeforeExit {
+		return false
+	}
+	n, err := p.hp.Unread()
+	return err != nil || n == 0
 }
 
 func newPane(d *Daemon, req wire.SpawnRequest, dir string) *pane {
@@ -151,8 +163,9 @@ func (d *Daemon) sweep() {
 		if !p.exited && (!known || st.Dead) {
 			p.exited = true
 			p.exitCode = st.ExitCode
+			p.deadSeen = time.Now()
 		}
-		if p.exited && !p.announced && time.Since(p.lastOutput) >= quietBeforeExit {
+		if p.exited && !p.announced && p.outputDone() {
 			p.announced = true
 			d.fanout(p.req.PaneID, &wire.PaneExited{PaneID: p.req.PaneID, ExitCode: p.exitCode})
 		}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/taw-tmux/taw/helper/mux/proctree"
 	"github.com/taw-tmux/taw/helper/rawio"
 	"github.com/taw-tmux/taw/helper/shellquote"
@@ -342,6 +344,22 @@ func (p *Pane) read(out func([]byte)) {
 			return
 		}
 	}
+}
+
+// Unread is how many bytes of the pane's output wait in its pipe, not yet read (TIOCINQ is
+// Linux's FIONREAD). tmux marks a pane dead only once it has written all the pane's output into
+// the pipe, so a dead pane with nothing unread has had its last output read.
+func (p *Pane) Unread() (int, error) {
+	rc, err := p.fifo.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var ioErr error
+	if err := rc.Control(func(fd uintptr) { n, ioErr = unix.IoctlGetInt(int(fd), unix.TIOCINQ) }); err != nil {
+		return 0, err
+	}
+	return n, ioErr
 }
 
 func (p *Pane) close() {
