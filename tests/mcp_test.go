@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestMCP drives taw mcp with the MCP SDK's own client against a real tmux server, a real
@@ -31,8 +30,8 @@ func TestMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The stand-in agent of agent_act.txtar, named claude, first on the server's PATH.
-	ar, err := txtar.ParseFile(filepath.Join(root, "tests/testdata/agent_act.txtar"))
+	// The scripts' stand-in agent, named claude, first on the server's PATH.
+	standin, err := os.ReadFile(filepath.Join(root, "tests/standin/agent.bash"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +39,8 @@ func TestMCP(t *testing.T) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range ar.Files {
-		if f.Name == "bin/standin" {
-			if err := os.WriteFile(filepath.Join(bin, "claude"), f.Data, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
+	if err := os.WriteFile(filepath.Join(bin, "claude"), standin, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	fix := filepath.Join(root, "helper/prompt/testdata/claude")
 	screen := func(file, name string) {
