@@ -20,6 +20,9 @@ name=$(basename "$0")
 # can lose what arrives meanwhile. min 0 time 1: a read gives up after 0.1s. A read takes what is
 # waiting (a paste and its Enter come as one), so a loaded machine does not spread a prompt over a
 # fork per byte, slower than an agent takes it.
+# Killed, it gives the terminal back as it found it, as an agent does.
+saved=$(stty -g)
+trap 'stty "$saved"; exit 143' TERM
 stty -echo -icanon -isig -icrnl -inlcr -ixon min 0 time 1
 printf '\033[?2004h'
 last= painted=0
