@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,17 @@ type screenEvidence struct {
 	state  string
 	looks  int
 	since  time.Time
+	print  uint64 // the screen the first look read (screenPrint)
+}
+
+// screenPrint tells one screen's text from another's.
+func screenPrint(lines []string) uint64 {
+	h := fnv.New64a()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return h.Sum64()
 }
 
 // countScreen fills the facts Decide needs to let the screen correct a hook (screenCorrects):
@@ -34,11 +46,13 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 		m.screen = screenEvidence{}
 		return
 	}
+	print := screenPrint(m.lines)
 	if m.screen.report != updated || m.screen.state != m.verdict.State || m.screen.looks == 0 {
-		m.screen = screenEvidence{report: updated, state: m.verdict.State, since: now}
+		m.screen = screenEvidence{report: updated, state: m.verdict.State, since: now, print: print}
 	}
 	m.screen.looks++
 	f.ScreenState, f.ScreenLooks, f.ScreenFor, f.ScreenReport = m.screen.state, m.screen.looks, now.Sub(m.screen.since).Milliseconds(), updated
+	f.ScreenStill = print == m.screen.print
 	f.Answered, _ = panestate.AnswerTaken(p.Options)
 	f.ReportAge = -1
 	if ms, err := strconv.ParseInt(strings.TrimSpace(updated), 10, 64); err == nil {

@@ -17,6 +17,12 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 	if got := w.NextLook(now); got != DefaultInterval {
 		t.Fatalf("with nothing pending the next look is in %s, want the interval %s", got, DefaultInterval)
 	}
+	// An agent at work: a share of the interval.
+	w.busy = true
+	if got := w.NextLook(now); got != DefaultInterval/BusyShare {
+		t.Errorf("with an agent at work the next look is in %s, want %s", got, DefaultInterval/BusyShare)
+	}
+	w.busy = false
 	m := &paneMemo{screen: screenEvidence{since: now, looks: 1}}
 	f := Facts{ScreenLooks: 1, ReportAge: 10_000}
 	due, ok := correctionDue(m, f, now)
@@ -27,6 +33,14 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 	if got := w.NextLook(now); got != CorrectFor*time.Millisecond {
 		t.Errorf("next look in %s, want %s", got, CorrectFor*time.Millisecond)
 	}
+
+	// A screen that has not changed since the first look: the next look comes when the still
+	// screen's shorter wait is over.
+	f.ScreenStill = true
+	if due, _ := correctionDue(m, f, now); !due.Equal(now.Add(CorrectForStill * time.Millisecond)) {
+		t.Errorf("due %s for a still screen, want %dms", due.Sub(now), CorrectForStill)
+	}
+	f.ScreenStill = false
 
 	// A report newer than the screen waits for the report's age.
 	f.ReportAge = 200
@@ -78,6 +92,53 @@ func TestCountScreenSeesTheAnswerTaken(t *testing.T) {
 		countScreen(pane(tt.agent, tt.reported, tt.taken), m, &f, now)
 		if f.ScreenLooks != 1 || f.Answered != tt.want {
 			t.Errorf("%s %s, answer taken for report %q: looks %d, Answered %t; want 1, %t", tt.agent, tt.reported, tt.taken, f.ScreenLooks, f.Answered, tt.want)
+		}
+	}
+}
+
+// The screen is still while the looks read the very screen the first read; a frame drawn since
+// makes it not still, and the evidence goes on counting.
+func TestCountScreenSeesAStillScreen(t *testing.T) {
+	now := time.Unix(1000, 0)
+	p := panestate.Pane{ID: "%1", Options: map[string]string{
+		panestate.OptSource: "integration:claude", panestate.OptReportedKind: "claude",
+		panestate.OptReportedState: "working", panestate.OptUpdated: "990000",
+	}}
+	m := &paneMemo{agent: "claude", verdict: detect.Verdict{State: "idle", RuleID: "prompt-box"}, lines: []string{"> ", "? for shortcuts"}}
+	look := func(at time.Time) Facts {
+		f := Facts{Known: true, Agent: "claude", Classified: true, State: "idle"}
+		countScreen(p, m, &f, at)
+		return f
+	}
+	if f := look(now); f.ScreenLooks != 1 || !f.ScreenStill {
+		t.Fatalf("first look: looks %d, still %t; want 1, true", f.ScreenLooks, f.ScreenStill)
+	}
+	if f := look(now.Add(300 * time.Millisecond)); f.ScreenLooks != 2 || !f.ScreenStill {
+		t.Errorf("the same screen: looks %d, still %t; want 2, true", f.ScreenLooks, f.ScreenStill)
+	}
+	m.lines = []string{"> ", "? for shortcuts · 1 file changed"}
+	if f := look(now.Add(600 * time.Millisecond)); f.ScreenLooks != 3 || f.ScreenStill || f.ScreenFor != 600 {
+		t.Errorf("a frame drawn since: looks %d, still %t, for %d; want 3, false, 600", f.ScreenLooks, f.ScreenStill, f.ScreenFor)
+	}
+}
+
+// An agent working or blocked is at work; an idle one, or a pane's record with no agent, is not.
+func TestAtWorkIsAnAgentWorkingOrBlocked(t *testing.T) {
+	pane := func(agent, state string) panestate.Pane {
+		return panestate.Pane{Options: map[string]string{panestate.OptName: agent, panestate.OptState: state}}
+	}
+	for _, c := range []struct {
+		panes []panestate.Pane
+		want  bool
+	}{
+		{nil, false},
+		{[]panestate.Pane{pane("claude", "idle"), pane("", "")}, false},
+		{[]panestate.Pane{pane("claude", "idle"), pane("codex", "working")}, true},
+		{[]panestate.Pane{pane("copilot", "blocked")}, true},
+		{[]panestate.Pane{pane("", "working")}, false},
+	} {
+		if got := atWork(c.panes); got != c.want {
+			t.Errorf("atWork(%v) = %t, want %t", c.panes, got, c.want)
 		}
 	}
 }

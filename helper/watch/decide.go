@@ -29,9 +29,12 @@ type Facts struct {
 	// lets replace the one the hook reported (agents.Agent.Corrections); the first of them was
 	// ScreenFor milliseconds ago. ReportAge is the milliseconds since that report
 	// (@agent_updated), -1 when unknown.
-	ScreenState  string
-	ScreenLooks  int
-	ScreenFor    int64
+	ScreenState string
+	ScreenLooks int
+	ScreenFor   int64
+	// ScreenStill: the screen is the very one the first of those looks read, not a frame
+	// since.
+	ScreenStill  bool
 	ReportAge    int64
 	ScreenReport string // the @agent_updated the looks were counted against
 	// Quit: taw's own integration for the agent in front said, less than QuitGraceMillis ago,
@@ -51,6 +54,10 @@ type Facts struct {
 // spinner a moment after the hook that says it started, and a frame between two tools may show
 // the prompt for an instant.
 //
+// A screen that has not changed at all between those looks (Facts.ScreenStill) needs only
+// CorrectForStill: an agent at work redraws (its spinner, its timer), and a frame between two
+// tools is soon drawn over, while an agent that stopped leaves its screen as it is.
+//
 // After taw's own answer took the dialog a blocked report asked, or set off the agent's next
 // report, that report is over for certain or was made as the answer went, and the wait is
 // shorter (CorrectForAnswered, no report age): only long enough that a frame drawn as the dialog
@@ -58,6 +65,7 @@ type Facts struct {
 const (
 	CorrectLooks       = 2
 	CorrectFor         = 800
+	CorrectForStill    = 300
 	CorrectAgeMillis   = 1500
 	CorrectForAnswered = 300
 )
@@ -72,6 +80,9 @@ const QuitGraceMillis = 5000
 func correctionWait(f Facts) (forMillis, ageMillis int64) {
 	if f.Answered {
 		return CorrectForAnswered, 0
+	}
+	if f.ScreenStill {
+		return CorrectForStill, CorrectAgeMillis
 	}
 	return CorrectFor, CorrectAgeMillis
 }

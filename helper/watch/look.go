@@ -61,6 +61,7 @@ type Watcher struct {
 	decisions []Decision // Look's, kept for the next look's
 	marks     procinfo.MarkReader
 	soon      time.Time // when a screen's correction of a hook can be made, see NextLook
+	busy      bool      // the last look found an agent at work, see NextLook
 }
 
 // paneMemo is what the watcher keeps of one pane between looks.
@@ -127,11 +128,24 @@ func (w *Watcher) Interval() time.Duration {
 	return w.interval
 }
 
-// NextLook is how long after the look just made the next one is due: the interval, or sooner
-// when a screen is on its way to correcting a hook, at the moment it can (correctionDue), so
-// the truth shows within the correction's own wait rather than a whole interval later.
+// BusyShare is the part of the interval after which the next look comes while an agent is at
+// work (working or blocked): the state it goes to next is the one a person waits for, and one
+// that only its screen shows (an Esc, an error that ends a turn, an agent without hooks) then
+// shows within half an interval, for twice the looks only while agents work.
+const BusyShare = 2
+
+// minBusyLook bounds how close together BusyShare brings looks: the shortest interval.
+const minBusyLook = 100 * time.Millisecond
+
+// NextLook is how long after the look just made the next one is due: the interval (a share of it
+// while an agent is at work, BusyShare), or sooner when a screen is on its way to correcting a
+// hook, at the moment it can (correctionDue), so the truth shows within the correction's own
+// wait rather than a whole interval later.
 func (w *Watcher) NextLook(now time.Time) time.Duration {
 	next := w.Interval()
+	if w.busy {
+		next = max(next/BusyShare, min(next, minBusyLook))
+	}
 	if !w.soon.IsZero() {
 		next = min(next, max(w.soon.Sub(now), minSpacing))
 	}
@@ -163,6 +177,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	w.classifyScreens(l)
 	w.decidePanes(ctx, l)
 	panes := w.writePanes(ctx, l)
+	w.busy = atWork(panes)
 
 	look := &Look{Client: w.cfg.Client, Panes: panes, Now: l.now, readClients: w.readClients(ctx)}
 	look.Transitions = w.transitions(panes, l.now)
@@ -174,6 +189,16 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 		w.observe(ctx, o, look)
 	}
 	return look, l.st, nil
+}
+
+// atWork says whether any pane shows an agent working or blocked.
+func atWork(panes []panestate.Pane) bool {
+	for _, p := range panes {
+		if s := p.State(); p.Agent() != "" && (s == report.StateWorking || s == report.StateBlocked) {
+			return true
+		}
+	}
+	return false
 }
 
 // readClients reads the attached clients, for a look that asks whether a pane is in view.
