@@ -60,8 +60,9 @@ type Watcher struct {
 	facts     []Facts    // Look's, kept for the next look's
 	decisions []Decision // Look's, kept for the next look's
 	marks     procinfo.MarkReader
-	soon      time.Time // when a screen's correction of a hook can be made, see NextLook
-	busy      bool      // the last look found an agent at work, see NextLook
+	soon      time.Time             // when a screen's correction of a hook can be made, see NextLook
+	busy      bool                  // the last look found an agent at work, see NextLook
+	exits     map[string]*exitWatch // by pane id, see watchExits
 }
 
 // paneMemo is what the watcher keeps of one pane between looks.

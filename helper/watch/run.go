@@ -15,15 +15,14 @@ const minSpacing = 25 * time.Millisecond
 // lostSignalPoll is how often the watcher checks for a wake-up tmux lost between two waits.
 const lostSignalPoll = 20 * time.Second
 
-// FrontInterval is how often, between looks, the watcher checks what runs in front of each pane
-// (FrontMoved): a program that starts or an agent that ends is seen within it, not a whole
-// interval later.
-const FrontInterval = 250 * time.Millisecond
+// maxExitWatches bounds the processes watched for their end (watchExits), each an open file:
+// past it, an agent's end is seen at the next look.
+const maxExitWatches = 128
 
 // Run looks at every pane at the interval, and at once when a report changes a pane's state
-// (panestate.SignalChannel), a hook wakes the watcher (WakeChannel) or what runs in front of a
-// pane changed (FrontMoved, checked every FrontInterval). each, when set, gets every look. Run
-// returns nil when ctx ends or the server goes away; it never stops for one pane's trouble.
+// (panestate.SignalChannel), a hook wakes the watcher (WakeChannel) or the process in front of
+// an agent's pane ends (watchExits). each, when set, gets every look. Run returns nil when ctx
+// ends or the server goes away; it never stops for one pane's trouble.
 func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -35,18 +34,13 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	front := time.NewTicker(FrontInterval)
-	defer front.Stop()
+	defer w.stopExits()
 	last := time.Time{}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-timer.C:
-		case <-front.C:
-			if !w.FrontMoved() {
-				continue
-			}
 		case <-wake:
 			if d := minSpacing - time.Since(last); d > 0 {
 				select {
@@ -66,6 +60,7 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 		} else if each != nil {
 			each(look, st)
 		}
+		w.watchExits(wake)
 		if !timer.Stop() {
 			select {
 			case <-timer.C:
@@ -76,17 +71,33 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	}
 }
 
-// FrontMoved says whether what runs in front of a pane has changed since the last look probed
-// it: a program started at a shell's prompt, or the agent in front ended or ran another program.
-// It costs one read of a stat file the watcher keeps open per pane, and no tmux call.
-func (w *Watcher) FrontMoved() bool {
-	for _, m := range w.memo {
-		if !m.probed || m.front.PID <= 0 {
-			continue
-		}
-		if mark, err := w.marks.Read(m.front.PID); err != nil || mark != m.front {
-			return true
+// watchExits keeps one exit watch on the process in front of each pane where the last look named
+// an agent, up to maxExitWatches: when an agent ends, the watcher looks at once rather than at
+// its next interval. Watches of panes that no longer show an agent, or whose process in front
+// changed, are stopped.
+func (w *Watcher) watchExits(wake chan<- struct{}) {
+	if w.exits == nil {
+		w.exits = map[string]*exitWatch{}
+	}
+	for id, x := range w.exits {
+		if m := w.memo[id]; m == nil || m.agent == "" || !m.probed || m.front.PID != x.pid {
+			x.stop()
+			delete(w.exits, id)
 		}
 	}
-	return false
+	for id, m := range w.memo {
+		if _, ok := w.exits[id]; ok || m.agent == "" || !m.probed || m.front.PID <= 0 || len(w.exits) >= maxExitWatches {
+			continue
+		}
+		if x := startExitWatch(m.front.PID, wake); x != nil {
+			w.exits[id] = x
+		}
+	}
+}
+
+func (w *Watcher) stopExits() {
+	for id, x := range w.exits {
+		x.stop()
+		delete(w.exits, id)
+	}
 }

@@ -158,18 +158,6 @@ func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error
 	if err != nil {
 		return nil, err
 	}
-	// Between looks the watcher checks what runs in front of each pane every FrontInterval: one
-	// stat read a pane, no tmux call. Each check wakes from its own sleep, as it does in Run.
-	frontCPU, _, err := cpuPerLook(spid, watchLooks, func() error {
-		time.Sleep(watch.FrontInterval)
-		if w.FrontMoved() {
-			return fmt.Errorf("the front of a pane moved while nothing started or ended")
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	tawServer = max(0, tawServer-idleServer)
 	naiveServer = max(0, naiveServer-idleServer)
 	what := fmt.Sprintf("watcher CPU per look, %d panes (%d agents; %.1f captures, %.1f tmux calls)", n, agents,
@@ -183,8 +171,6 @@ func benchWatch(e *Env, bin string, rules *detect.Rules, n int) ([]Result, error
 		{What: fmt.Sprintf("  the same, tmux server's CPU included, %d panes", n), Value: Ms(tawCPU + tawServer), Unit: "ms",
 			Baseline: "naive, server included", BaseVal: Ms(naiveCPU + naiveServer), Goal: "≤0.2x"},
 	}
-	rs = append(rs, Result{What: fmt.Sprintf("  a front check between looks (every %v), %d panes", watch.FrontInterval, n), Value: Ms(frontCPU), Unit: "ms",
-		Baseline: "one look of taw's", BaseVal: Ms(tawCPU), Goal: "≤0.25x (a second's checks cost at most a look)"})
 	if n == 10 {
 		// What every look of both watchers pays before it does anything: this process waking
 		// from the spacing's sleep. At 10 panes it is a large part of a look.
