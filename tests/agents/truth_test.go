@@ -146,7 +146,9 @@ var truthFlows = map[string]truthFlow{
 	"codex": {
 		start: []step{
 			{wait: `Trust this folder\?`},
-			{keys: []string{"Enter"}, wait: `Hooks need review`},
+			// Codex 0.171.0 can drop an Enter that comes as it draws the dialog: pressed again
+			// while the dialog stays.
+			{keys: []string{"Enter"}, again: true, wait: `Hooks need review`},
 			{keys: []string{"Down", "Enter"}, wait: `(?m)^› `},
 		},
 		steps: []transition{
