@@ -35,13 +35,16 @@ func screenPrint(lines []string) uint64 {
 
 // countScreen fills the facts Decide needs to let the screen correct a hook (screenCorrects):
 // the looks in a row since the hook's last report whose screen showed, by a rule of the agent's
-// own (not the fallback), a state the catalogue lets replace the one the hook reported, and the
-// age of that report.
+// own (not the fallback), a state the catalogue lets replace the one the hook reported, the age
+// of that report, and whether a look since it saw the screen show the state it reported.
 func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	updated := p.Options[panestate.OptUpdated]
 	reported := p.Options[panestate.OptReportedState]
 	a, known := agents.Lookup(m.agent)
 	own := f.Classified && m.verdict.RuleID != detect.FallbackIdle && m.verdict.RuleID != "" && m.verdict.State != ""
+	if own && updated != "" && m.verdict.State == reported {
+		m.caughtUp = updated
+	}
 	if p.Options[panestate.OptSource] == "" || !known || !own || !a.ScreenCorrects(reported, m.verdict.State) {
 		m.screen = screenEvidence{}
 		return
@@ -53,6 +56,7 @@ func countScreen(p panestate.Pane, m *paneMemo, f *Facts, now time.Time) {
 	m.screen.looks++
 	f.ScreenState, f.ScreenLooks, f.ScreenFor, f.ScreenReport = m.screen.state, m.screen.looks, now.Sub(m.screen.since).Milliseconds(), updated
 	f.ScreenStill = print == m.screen.print
+	f.CaughtUp = m.caughtUp == updated
 	f.Answered, _ = panestate.AnswerTaken(p.Options)
 	f.ReportAge = -1
 	if ms, err := strconv.ParseInt(strings.TrimSpace(updated), 10, 64); err == nil {

@@ -122,6 +122,42 @@ func TestCountScreenSeesAStillScreen(t *testing.T) {
 	}
 }
 
+// A look that sees the screen show the state the hook reported marks the agent caught up with
+// that report; a newer report is not, until a look sees its state.
+func TestCountScreenSeesTheScreenCaughtUp(t *testing.T) {
+	now := time.Unix(1000, 0)
+	p := panestate.Pane{ID: "%1", Options: map[string]string{
+		panestate.OptSource: "integration:copilot", panestate.OptReportedKind: "copilot",
+		panestate.OptReportedState: "working", panestate.OptUpdated: "999800",
+	}}
+	m := &paneMemo{agent: "copilot", verdict: detect.Verdict{State: "idle", RuleID: "prompt-footer"}}
+	look := func() Facts {
+		f := Facts{Known: true, Agent: "copilot", Classified: true, State: m.verdict.State}
+		countScreen(p, m, &f, now)
+		return f
+	}
+	if f := look(); f.ScreenLooks != 1 || f.CaughtUp {
+		t.Fatalf("the prompt before any spinner: looks %d, caught up %t; want 1, false", f.ScreenLooks, f.CaughtUp)
+	}
+	m.verdict = detect.Verdict{State: "working", RuleID: "working-footer"}
+	look()
+	m.verdict = detect.Verdict{State: "idle", RuleID: "prompt-footer"}
+	if f := look(); f.ScreenLooks != 1 || !f.CaughtUp {
+		t.Errorf("the prompt after the spinner: looks %d, caught up %t; want 1, true", f.ScreenLooks, f.CaughtUp)
+	}
+	p.Options[panestate.OptUpdated] = "999900"
+	if f := look(); f.CaughtUp {
+		t.Errorf("a newer report counts as caught up before its state was seen")
+	}
+	// The fallback's reading is no rule of the agent's own: it catches nothing up.
+	p.Options[panestate.OptReportedState] = "idle"
+	m.verdict = detect.Verdict{State: "idle", RuleID: detect.FallbackIdle}
+	look()
+	if m.caughtUp == "999900" {
+		t.Errorf("the fallback's idle marked the report caught up")
+	}
+}
+
 // An agent working or blocked is at work; an idle one, or a pane's record with no agent, is not.
 func TestAtWorkIsAnAgentWorkingOrBlocked(t *testing.T) {
 	pane := func(agent, state string) panestate.Pane {

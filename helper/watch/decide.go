@@ -34,7 +34,10 @@ type Facts struct {
 	ScreenFor   int64
 	// ScreenStill: the screen is the very one the first of those looks read, not a frame
 	// since.
-	ScreenStill  bool
+	ScreenStill bool
+	// CaughtUp: a look since that report saw the screen show the state it reported, by a rule
+	// of the agent's own: the agent has drawn what its hook said.
+	CaughtUp     bool
 	ReportAge    int64
 	ScreenReport string // the @agent_updated the looks were counted against
 	// Quit: taw's own integration for the agent in front said, less than QuitGraceMillis ago,
@@ -53,6 +56,9 @@ type Facts struct {
 // looks in a row over this long, at least this long after the hook's report: an agent paints its
 // spinner a moment after the hook that says it started, and a frame between two tools may show
 // the prompt for an instant.
+//
+// The report's age matters only until the screen has shown the state the report said
+// (Facts.CaughtUp): from then on, what the screen shows was drawn after the hook.
 //
 // A screen that has not changed at all between those looks (Facts.ScreenStill) needs only
 // CorrectForStill: an agent at work redraws (its spinner, its timer), and a frame between two
@@ -81,10 +87,14 @@ func correctionWait(f Facts) (forMillis, ageMillis int64) {
 	if f.Answered {
 		return CorrectForAnswered, 0
 	}
+	forMillis, ageMillis = CorrectFor, CorrectAgeMillis
 	if f.ScreenStill {
-		return CorrectForStill, CorrectAgeMillis
+		forMillis = CorrectForStill
 	}
-	return CorrectFor, CorrectAgeMillis
+	if f.CaughtUp {
+		ageMillis = 0
+	}
+	return forMillis, ageMillis
 }
 
 // screenCorrects says whether the screen clearly contradicts the hook that holds the pane: the

@@ -100,6 +100,8 @@ func TestDecide(t *testing.T) {
 			wantAgent: "claude", wantState: "working"},
 		{name: "a still screen does not correct a report just taken", rec: own, f: with(prompt, func(f *Facts) { f.ScreenFor, f.ScreenStill, f.ReportAge = CorrectForStill, true, 400 }),
 			wantAgent: "claude", wantState: "working"},
+		{name: "a fresh report the screen has shown is corrected", rec: own, f: with(prompt, func(f *Facts) { f.ReportAge, f.CaughtUp = 400, true }),
+			wantAgent: "claude", wantState: "idle"},
 		{name: "a report just taken is not corrected", rec: own, f: with(prompt, func(f *Facts) { f.ReportAge = 400 }),
 			wantAgent: "claude", wantState: "working"},
 		{name: "another source keeps the contract: never corrected", rec: custom, f: prompt,

@@ -4,6 +4,7 @@ package watch
 
 import (
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,9 +16,13 @@ type exitWatch struct {
 	file *os.File
 }
 
-// startExitWatch watches pid and sends on wake when it ends; nil when the kernel has no pidfds
-// or pid is gone already (the next look sees that).
-func startExitWatch(pid int, wake chan<- struct{}) *exitWatch {
+// exitSettle is how long after a process ends the watcher is woken: a wrapper that ran the agent
+// (a shell's "agent; exec $SHELL") goes on at once, and the look then sees what it became.
+const exitSettle = 50 * time.Millisecond
+
+// startExitWatch watches pid and calls ended (from a goroutine of its own) exitSettle after it
+// ends; nil when the kernel has no pidfds or pid is gone already (the next look sees that).
+func startExitWatch(pid int, ended func(pid int)) *exitWatch {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
 		return nil
@@ -30,16 +35,14 @@ func startExitWatch(pid int, wake chan<- struct{}) *exitWatch {
 	}
 	go func() {
 		// The callback says whether the process has ended; until it has, the poller waits.
-		// Closing the file ends the wait with an error, and nothing is sent.
+		// Closing the file ends the wait with an error, and nothing is told.
 		err := rc.Read(func(fd uintptr) bool {
 			n, _ := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
 			return n > 0
 		})
 		if err == nil {
-			select {
-			case wake <- struct{}{}:
-			default:
-			}
+			time.Sleep(exitSettle)
+			ended(pid)
 		}
 	}()
 	return &exitWatch{pid: pid, file: f}

@@ -5,6 +5,6 @@ package watch
 // exitWatch is Linux's pidfd; elsewhere an agent's end is seen at the next look.
 type exitWatch struct{ pid int }
 
-func startExitWatch(pid int, wake chan<- struct{}) *exitWatch { return nil }
+func startExitWatch(pid int, ended func(pid int)) *exitWatch { return nil }
 
 func (x *exitWatch) stop() {}

@@ -60,9 +60,11 @@ type Watcher struct {
 	facts     []Facts    // Look's, kept for the next look's
 	decisions []Decision // Look's, kept for the next look's
 	marks     procinfo.MarkReader
-	soon      time.Time             // when a screen's correction of a hook can be made, see NextLook
-	busy      bool                  // the last look found an agent at work, see NextLook
-	exits     map[string]*exitWatch // by pane id, see watchExits
+	soon      time.Time          // when a screen's correction of a hook can be made, see NextLook
+	busy      bool               // the last look found an agent at work, see NextLook
+	exits     map[int]*exitWatch // by pid, see watchExits
+	ended     chan int           // watched processes that ended, see watchExits
+	endedNow  map[int]bool       // those taken for this look
 }
 
 // paneMemo is what the watcher keeps of one pane between looks.
@@ -71,6 +73,7 @@ type paneMemo struct {
 	probed    bool
 	probedNow bool          // the foreground group was read in this look
 	front     procinfo.Mark // the group's leader at the last probe
+	members   []int         // some of the group's other processes then, see watchExits
 	atPrompt  bool
 	agent     string
 	why       string
@@ -92,7 +95,8 @@ type paneMemo struct {
 	dialogPrint contentPrint
 	dialogSec   int64
 
-	screen screenEvidence // the screen contradicting a hook, see countScreen
+	screen   screenEvidence // the screen contradicting a hook, see countScreen
+	caughtUp string         // the report (@agent_updated) whose state the screen has shown since
 
 	// The quit (panestate.OptQuit) last seen, and the process in front then: see quitting.
 	quitAt    int64
@@ -101,6 +105,22 @@ type paneMemo struct {
 	// setup: the last screen read blocked showed a start-up dialog (trust, sign-in): answering
 	// it ends no turn.
 	setup bool
+}
+
+// ended says whether a process of the pane's foreground group that was watched has ended.
+func (m *paneMemo) ended(pids map[int]bool) bool {
+	if len(pids) == 0 {
+		return false
+	}
+	if pids[m.front.PID] {
+		return true
+	}
+	for _, pid := range m.members {
+		if pids[pid] {
+			return true
+		}
+	}
+	return false
 }
 
 // New makes a watcher.
@@ -258,6 +278,7 @@ func (w *Watcher) probePanes(ctx context.Context, l *lookPass) {
 	// facts and decisions live only in this look: their memory is the last look's, taken again.
 	w.facts = resized(w.facts, len(l.data.panes))
 	l.facts = w.facts
+	w.endedNow = w.takeEnded()
 	var brief []int // panes with an agent or taw's options whose rows lack the held fields
 	for i, p := range l.data.panes {
 		m := w.memo[p.ID]
@@ -492,7 +513,7 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		pid = m.front.PID
 	}
 	mark, err := w.marks.Read(pid)
-	moved := !m.probed || err != nil || mark != m.front
+	moved := !m.probed || err != nil || mark != m.front || m.ended(w.endedNow)
 	if moved && err != nil && pid == p.PID {
 		// The pane's process is going (or has no terminal): nothing is decided until it is clear.
 		m.probed = false
@@ -513,6 +534,12 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		}
 		// A leader read in the middle of an exec has no arguments yet: probe it again next look.
 		m.probed, m.front = len(leader.Argv) > 0, procinfo.MarkOf(leader)
+		m.members = m.members[:0]
+		for _, q := range group {
+			if q.PID != leader.PID && len(m.members) < maxWatchedMembers {
+				m.members = append(m.members, q.PID)
+			}
+		}
 		m.probedAt, m.probedPrint = now, fingerprint(p)
 		m.atPrompt = shellInFront && IsInteractiveShell(leader)
 		agent, why := "", "the pane's shell is at its prompt"

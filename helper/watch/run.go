@@ -19,6 +19,10 @@ const lostSignalPoll = 20 * time.Second
 // past it, an agent's end is seen at the next look.
 const maxExitWatches = 128
 
+// maxWatchedMembers bounds the processes of an agent's foreground group watched beside its
+// leader.
+const maxWatchedMembers = 3
+
 // Run looks at every pane at the interval, and at once when a report changes a pane's state
 // (panestate.SignalChannel), a hook wakes the watcher (WakeChannel) or the process in front of
 // an agent's pane ends (watchExits). each, when set, gets every look. Run returns nil when ctx
@@ -71,33 +75,72 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 	}
 }
 
-// watchExits keeps one exit watch on the process in front of each pane where the last look named
-// an agent, up to maxExitWatches: when an agent ends, the watcher looks at once rather than at
-// its next interval. Watches of panes that no longer show an agent, or whose process in front
-// changed, are stopped.
+// watchExits keeps exit watches on the processes in front of each pane where the last look named
+// an agent: the group's leader and up to maxWatchedMembers of its other processes, up to
+// maxExitWatches in all. When one ends the watcher looks (exitSettle later), and reads that
+// pane's foreground group again: an agent that quits ends the leader, or, under a wrapper such
+// as "sh -c 'agent; exec sh'", a member, after which the wrapper goes on at once, maybe as a
+// program of the same name. Watches of processes no longer in front of an agent are stopped.
 func (w *Watcher) watchExits(wake chan<- struct{}) {
 	if w.exits == nil {
-		w.exits = map[string]*exitWatch{}
+		w.exits = map[int]*exitWatch{}
+		w.ended = make(chan int, maxExitWatches)
 	}
-	for id, x := range w.exits {
-		if m := w.memo[id]; m == nil || m.agent == "" || !m.probed || m.front.PID != x.pid {
-			x.stop()
-			delete(w.exits, id)
+	ended := func(pid int) {
+		select {
+		case w.ended <- pid:
+		default:
+		}
+		select {
+		case wake <- struct{}{}:
+		default:
 		}
 	}
-	for id, m := range w.memo {
-		if _, ok := w.exits[id]; ok || m.agent == "" || !m.probed || m.front.PID <= 0 || len(w.exits) >= maxExitWatches {
+	want := map[int]bool{}
+	for _, m := range w.memo {
+		if m.agent == "" || !m.probed || m.front.PID <= 0 {
 			continue
 		}
-		if x := startExitWatch(m.front.PID, wake); x != nil {
-			w.exits[id] = x
+		want[m.front.PID] = true
+		for _, pid := range m.members {
+			want[pid] = true
+		}
+	}
+	for pid, x := range w.exits {
+		if !want[pid] {
+			x.stop()
+			delete(w.exits, pid)
+		}
+	}
+	for pid := range want {
+		if _, ok := w.exits[pid]; ok || len(w.exits) >= maxExitWatches {
+			continue
+		}
+		if x := startExitWatch(pid, ended); x != nil {
+			w.exits[pid] = x
 		}
 	}
 }
 
 func (w *Watcher) stopExits() {
-	for id, x := range w.exits {
+	for pid, x := range w.exits {
 		x.stop()
-		delete(w.exits, id)
+		delete(w.exits, pid)
+	}
+}
+
+// takeEnded is the set of watched processes that ended since the last look.
+func (w *Watcher) takeEnded() map[int]bool {
+	var ended map[int]bool
+	for {
+		select {
+		case pid := <-w.ended:
+			if ended == nil {
+				ended = map[int]bool{}
+			}
+			ended[pid] = true
+		default:
+			return ended
+		}
 	}
 }
