@@ -105,6 +105,9 @@ type paneMemo struct {
 	// setup: the last screen read blocked showed a start-up dialog (trust, sign-in): answering
 	// it ends no turn.
 	setup bool
+
+	// blankSince: when the screen was first read blank since it last showed text, see keepOverBlank.
+	blankSince time.Time
 }
 
 // ended says whether a process of the pane's foreground group that was watched has ended.
@@ -336,6 +339,9 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 			continue
 		}
 		m := w.memo[p.ID]
+		if m.keepOverBlank(lines, l.now) {
+			continue
+		}
 		m.verdict = w.cfg.Rules.Classify(m.agent, detect.Screen{Lines: lines, Title: p.Title})
 		m.classified = true
 		m.fingerprint = fingerprint(p)
@@ -359,6 +365,36 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 			w.soon = due
 		}
 	}
+}
+
+// blankFor is how long a blank screen leaves the last verdict standing: an agent that redraws
+// clears its screen first, and a look between the clear and the frame reads nothing.
+const blankFor = time.Second
+
+// keepOverBlank says whether a screen with no text should leave the last verdict standing: a
+// blocked agent caught mid-redraw is not idle. A screen blank for blankFor is read as it is.
+func (m *paneMemo) keepOverBlank(lines []string, now time.Time) bool {
+	if !blank(lines) {
+		m.blankSince = time.Time{}
+		return false
+	}
+	if !m.classified || m.verdict.State == "" {
+		return false
+	}
+	if m.blankSince.IsZero() {
+		m.blankSince = now
+	}
+	return now.Sub(m.blankSince) < blankFor
+}
+
+// blank says whether a screen shows no text at all.
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // decidePanes decides each pane's record from its facts, and reads the dialogs of the agents the

@@ -169,6 +169,34 @@ func TestClassifyScreensKeepsTheVerdictOfAnUnchangedScreen(t *testing.T) {
 	}
 }
 
+func TestClassifyScreensKeepsTheVerdictOverABlankScreenAWhile(t *testing.T) {
+	w := New(Config{Rules: rules(t)})
+	panes := []panestate.Pane{{ID: "%1", Options: panestate.NoOptions()}}
+	w.memo["%1"] = &paneMemo{agent: "claude"}
+	look := func(lines []string, at time.Time) Facts {
+		l := &lookPass{data: lookData{panes: panes}, now: at, facts: make([]Facts, 1), screens: map[string][]string{"%1": lines}}
+		w.classifyScreens(l)
+		return l.facts[0]
+	}
+	blankScreen := make([]string, 24)
+	start := time.Now()
+	if f := look(fixtureLines(t, "real_2.1.197_blocked_permission-bash.txt"), start); f.State != "blocked" {
+		t.Fatalf("a permission: facts %+v", f)
+	}
+	// Caught between an agent's clear and its next frame: the dialog is not gone.
+	if f := look(blankScreen, start.Add(100*time.Millisecond)); !f.Classified || f.State != "blocked" {
+		t.Errorf("a blank screen just after a dialog: facts %+v, want blocked still", f)
+	}
+	if f := look(blankScreen, start.Add(100*time.Millisecond+blankFor)); f.State != "idle" {
+		t.Errorf("a screen blank for %s: facts %+v, want it read as it is (idle)", blankFor, f)
+	}
+	// Text again, then blank again: the wait starts over.
+	look(fixtureLines(t, "working_spinner.txt"), start.Add(2*blankFor))
+	if f := look(blankScreen, start.Add(2*blankFor+100*time.Millisecond)); f.State != "working" {
+		t.Errorf("blank after a new frame: facts %+v, want working still", f)
+	}
+}
+
 func TestDecidePanesWantsWritesOnlyWhereTheRecordChanges(t *testing.T) {
 	w := New(Config{Rules: rules(t)})
 	panes := []panestate.Pane{{ID: "%1", Options: panestate.NoOptions()}, {ID: "%2", Options: panestate.NoOptions()}}

@@ -26,10 +26,15 @@ trap 'stty "$saved"; exit 143' TERM
 stty -echo -icanon -isig -icrnl -inlcr -ixon min 0 time 1
 printf '\033[?2004h'
 last= painted=0
+# A frame goes out in one write, drawn over the last line by line as an agent redraws: a look
+# mid-paint reads lines of the old frame and the new, never a cleared screen.
 paint() {
-	printf '\033]2;%s\033\\' "$(sed -n '1s/^# title: //p' "$1")"
-	printf '\033[H\033[2J'
-	sed '1,2{/^# /d}' "$1" | awk 'NR>1{printf "\r\n"} {printf "%s", $0}'
+	{
+		printf '\033]2;%s\033\\\033[H' "$(sed -n '1s/^# title: //p' "$1")"
+		sed '1,2{/^# /d}' "$1" | awk 'NR>1{printf "\r\n"} {printf "\033[2K%s", $0}'
+		printf '\033[J'
+	} >"$WORK/$name.frame"
+	cat "$WORK/$name.frame"
 	painted=${EPOCHREALTIME/./}
 }
 advance() {
