@@ -1,9 +1,11 @@
 package tests
 
 import (
+	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -88,5 +90,22 @@ func init() {
 			return name == "", "@agent_name " + name
 		}, 20*time.Second)
 		tmux("kill-pane", "-t", spare)
+	})
+
+	// watcherstop: end the server's watcher (TERM) and wait until its process is gone, so that
+	// nothing records what the pane shows until the script says.
+	define("watcherstop", 0, 0, func(ts *testscript.TestScript, args []string) {
+		out, err := scriptTmux(ts, "show-options", "-sv", "@agent-wizard-watcher-pid")
+		pid, convErr := strconv.Atoi(strings.TrimSpace(out))
+		if err != nil || convErr != nil || pid <= 0 {
+			ts.Fatalf("watcherstop: no watcher on record: %v: %q", err, out)
+		}
+		if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+			ts.Fatalf("watcherstop: kill %d: %v", pid, err)
+		}
+		poll(ts, "watcherstop: the watcher did not end", func() (bool, string) {
+			err := syscall.Kill(pid, 0)
+			return err != nil, fmt.Sprintf("process %d: %v", pid, err)
+		}, 20*time.Second)
 	})
 }
