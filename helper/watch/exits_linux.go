@@ -3,6 +3,7 @@
 package watch
 
 import (
+	"errors"
 	"os"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 // becomes readable when its process ends, and the runtime's poller waits on it.
 type exitWatch struct {
 	pid  int
-	file *os.File
+	file *os.File // nil: the process had ended before the watch began
 }
 
 // exitSettle is how long after a process ends the watcher is woken: a wrapper that ran the agent
@@ -21,9 +22,17 @@ type exitWatch struct {
 const exitSettle = 50 * time.Millisecond
 
 // startExitWatch watches pid and calls ended (from a goroutine of its own) exitSettle after it
-// ends; nil when the kernel has no pidfds or pid is gone already (the next look sees that).
+// ends, or after now when it has ended already: the look that named the agent can come just
+// before its end. nil when the kernel has no pidfds (the next look sees the end).
 func startExitWatch(pid int, ended func(pid int)) *exitWatch {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if errors.Is(err, unix.ESRCH) {
+		go func() {
+			time.Sleep(exitSettle)
+			ended(pid)
+		}()
+		return &exitWatch{pid: pid}
+	}
 	if err != nil {
 		return nil
 	}
@@ -48,4 +57,8 @@ func startExitWatch(pid int, ended func(pid int)) *exitWatch {
 	return &exitWatch{pid: pid, file: f}
 }
 
-func (x *exitWatch) stop() { x.file.Close() }
+func (x *exitWatch) stop() {
+	if x.file != nil {
+		x.file.Close()
+	}
+}

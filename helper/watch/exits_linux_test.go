@@ -3,7 +3,9 @@
 package watch
 
 import (
+	"context"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -88,4 +90,83 @@ func TestWatchExitsWatchesTheGroupsMembers(t *testing.T) {
 	if !m.ended(w.takeEnded()) {
 		t.Errorf("the member's end is not told to its pane's next probe")
 	}
+}
+
+// The look that names an agent can come just before it ends: a process gone by the time its
+// watch would begin is told as ended at once, and is not watched again while it is on record.
+func TestWatchExitsTellsAnEndBeforeTheWatch(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	w := New(Config{})
+	defer w.stopExits()
+	w.memo["%1"] = &paneMemo{agent: "codex", probed: true, front: procinfo.Mark{PID: gone.Process.Pid}}
+	wake := make(chan struct{}, 1)
+	w.watchExits(wake)
+	select {
+	case <-wake:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the agent had ended and the watcher was not woken")
+	}
+	if ended := w.takeEnded(); !w.memo["%1"].ended(ended) {
+		t.Errorf("ended %v: the agent's end is not told to its pane's next probe", ended)
+	}
+	w.watchExits(wake)
+	select {
+	case <-wake:
+		t.Error("woken again for the same end")
+	case <-time.After(3 * exitSettle):
+	}
+}
+
+// Under "bash -c 'claude; …; exec bash'" the agent's end can come to a look before the wrapper
+// goes on: the wrapper, alone in front, still reads as claude's launcher, and its exec changes
+// nothing in its stat file. The group is read again, wrapperRecheck apart, until it has gone on.
+func TestAWrapperLeftAloneIsReadAgainUntilItGoesOn(t *testing.T) {
+	c, id := paneServerRunning(t, `exec bash -c 'claude 600; read -t 1.5 x; exec bash --norc -i'`, "bash")
+	w := newTestWatcher(t, c)
+	defer w.stopExits()
+	ctx := context.Background()
+	lookUntil := func(what string, ok func(m *paneMemo) bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if _, _, err := w.Look(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if m := w.memo[id]; m != nil && ok(m) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: pane memo %+v", what, w.memo[id])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	lookUntil("claude is never named with its own process", func(m *paneMemo) bool { return m.agent == "claude" && len(m.members) == 1 })
+	agentPID := w.memo[id].members[0]
+	wake := make(chan struct{}, 1)
+	w.watchExits(wake)
+	if err := syscall.Kill(agentPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wake:
+	case <-time.After(10 * time.Second):
+		t.Fatal("claude ended and the watcher was not woken")
+	}
+	if _, _, err := w.Look(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := w.memo[id]
+	if m.agent != "claude" {
+		t.Fatalf("the look after the end, while the wrapper waits: memo %+v; want claude named by its launcher", m)
+	}
+	if next := w.NextLook(time.Now()); next > wrapperRecheck {
+		t.Errorf("the next look comes in %s; want it within %s", next, wrapperRecheck)
+	}
+	// The looks Run would make: the wrapper goes on (exec keeps its pid and name) and claude is
+	// let go.
+	lookUntil("the wrapper went on and claude is still named", func(m *paneMemo) bool { return m.agent == "" })
 }

@@ -108,6 +108,10 @@ type paneMemo struct {
 
 	// blankSince: when the screen was first read blank since it last showed text, see keepOverBlank.
 	blankSince time.Time
+
+	// wrapperUntil: an agent's end left its wrapper alone in front, still reading as the agent's
+	// launcher; until then the group is read again at every look, see probe.
+	wrapperUntil time.Time
 }
 
 // ended says whether a process of the pane's foreground group that was watched has ended.
@@ -364,7 +368,23 @@ func (w *Watcher) classifyScreens(l *lookPass) {
 		if due, ok := correctionDue(w.memo[p.ID], l.facts[i], l.now); ok && (w.soon.IsZero() || due.Before(w.soon)) {
 			w.soon = due
 		}
+		if m := w.memo[p.ID]; m.awaitsWrapper(l.now) && (w.soon.IsZero() || l.now.Add(wrapperRecheck).Before(w.soon)) {
+			w.soon = l.now.Add(wrapperRecheck)
+		}
 	}
+}
+
+// wrapperFor bounds how long a wrapper left alone in front by its agent's end is read again at
+// every look, wrapperRecheck apart; a wrapper that stays as it is (it waits on something else)
+// keeps the agent named, as it did before the end.
+const (
+	wrapperFor     = 2 * time.Second
+	wrapperRecheck = 100 * time.Millisecond
+)
+
+// awaitsWrapper says whether the pane's group is to be read again: see wrapperUntil.
+func (m *paneMemo) awaitsWrapper(now time.Time) bool {
+	return m.agent != "" && now.Before(m.wrapperUntil)
 }
 
 // blankFor is how long a blank screen leaves the last verdict standing: an agent that redraws
@@ -549,7 +569,8 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		pid = m.front.PID
 	}
 	mark, err := w.marks.Read(pid)
-	moved := !m.probed || err != nil || mark != m.front || m.ended(w.endedNow)
+	ended := m.ended(w.endedNow)
+	moved := !m.probed || err != nil || mark != m.front || ended || m.awaitsWrapper(now)
 	if moved && err != nil && pid == p.PID {
 		// The pane's process is going (or has no terminal): nothing is decided until it is clear.
 		m.probed = false
@@ -586,6 +607,15 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 			m.classified, m.fingerprint = false, contentPrint{}
 		}
 		m.agent, m.why = agent, why
+		// An agent under "sh -c 'agent; exec sh'" ended and its wrapper, alone in front, has
+		// not gone on yet: it reads as the agent's launcher. Its exec may keep its pid and name
+		// (nothing in the stat file changes), so the group is read again until it has.
+		switch {
+		case agent == "" || len(m.members) > 0:
+			m.wrapperUntil = time.Time{}
+		case ended:
+			m.wrapperUntil = now.Add(wrapperFor)
+		}
 	}
 	_, allowed := panestate.AnswerTaken(p.Options)
 	return Facts{Known: true, AtPrompt: m.atPrompt, Agent: m.agent, Quit: quitting(p, m, now), Allowed: allowed}

@@ -32,6 +32,12 @@ func rules(t *testing.T) *detect.Rules {
 // on its PATH, and waits (bounded) until the pane's foreground is claude.
 func paneServer(t *testing.T, script string) (*tmux.Client, string) {
 	t.Helper()
+	return paneServerRunning(t, script, "claude")
+}
+
+// paneServerRunning is paneServer waiting until the pane's foreground is front.
+func paneServerRunning(t *testing.T, script, front string) (*tmux.Client, string) {
+	t.Helper()
 	bin := t.TempDir()
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
@@ -59,11 +65,11 @@ func paneServer(t *testing.T, script string) (*tmux.Client, string) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		out, err := c.Output(ctx, "display-message", "-p", "-t", "main", "#{pane_id} #{pane_current_command}")
-		if id, cmd, _ := strings.Cut(out, " "); err == nil && cmd == "claude" {
+		if id, cmd, _ := strings.Cut(out, " "); err == nil && cmd == front {
 			return c, id
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the pane never ran claude: %q, %v", out, err)
+			t.Fatalf("the pane never ran %s: %q, %v", front, out, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
