@@ -22,7 +22,17 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 	if got := w.NextLook(now); got != DefaultInterval/BusyShare {
 		t.Errorf("with an agent at work the next look is in %s, want %s", got, DefaultInterval/BusyShare)
 	}
-	w.busy = false
+	// Looks that take long (many panes) come further apart: busyBudget times their own time,
+	// never more than the interval.
+	w.lookTook = 10 * time.Millisecond
+	if got := w.NextLook(now); got != 10*time.Millisecond*busyBudget {
+		t.Errorf("with looks of 10ms the next look is in %s, want %s", got, 10*time.Millisecond*busyBudget)
+	}
+	w.lookTook = time.Second
+	if got := w.NextLook(now); got != DefaultInterval {
+		t.Errorf("with looks of 1s the next look is in %s, want the interval", got)
+	}
+	w.busy, w.lookTook = false, 0
 	m := &paneMemo{screen: screenEvidence{since: now, looks: 1}}
 	f := Facts{ScreenLooks: 1, ReportAge: 10_000}
 	due, ok := correctionDue(m, f, now)

@@ -71,7 +71,7 @@ type Facts struct {
 const (
 	CorrectLooks       = 2
 	CorrectFor         = 800
-	CorrectForStill    = 300
+	CorrectForStill    = 250
 	CorrectAgeMillis   = 1500
 	CorrectForAnswered = 300
 )

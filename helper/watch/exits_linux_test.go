@@ -4,7 +4,9 @@ package watch
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -169,4 +171,51 @@ func TestAWrapperLeftAloneIsReadAgainUntilItGoesOn(t *testing.T) {
 	// The looks Run would make: the wrapper goes on (exec keeps its pid and name) and claude is
 	// let go.
 	lookUntil("the wrapper went on and claude is still named", func(m *paneMemo) bool { return m.agent == "" })
+}
+
+// An agent that is its own group's leader, whose last child ends, is no wrapper: its pane's group
+// is not read again and again.
+func TestAnAgentLeftAloneIsNoWrapper(t *testing.T) {
+	bin := t.TempDir()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy of bash named claude, by the kernel too: an agent that runs a command.
+	if err := os.Symlink(bash, filepath.Join(bin, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	c, id := paneServerRunning(t, "PATH="+bin+":$PATH; exec claude -c 'sleep 600; read -t 20 x'", "claude")
+	w := newTestWatcher(t, c)
+	defer w.stopExits()
+	ctx := context.Background()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, _, err := w.Look(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if m := w.memo[id]; m != nil && m.agent == "claude" && len(m.members) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("claude and its command never seen: memo %+v", w.memo[id])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	wake := make(chan struct{}, 1)
+	w.watchExits(wake)
+	if err := syscall.Kill(w.memo[id].members[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wake:
+	case <-time.After(10 * time.Second):
+		t.Fatal("claude's command ended and the watcher was not woken")
+	}
+	if _, _, err := w.Look(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m := w.memo[id]; m.agent != "claude" || len(m.members) != 0 || m.awaitsWrapper(time.Now()) {
+		t.Errorf("claude alone after its command: memo %+v; want claude named and no wrapper awaited", m)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/taw-tmux/taw/helper/procinfo"
 	"github.com/taw-tmux/taw/helper/prompt"
 	"github.com/taw-tmux/taw/helper/report"
+	"github.com/taw-tmux/taw/helper/shellquote"
 	"github.com/taw-tmux/taw/helper/tmux"
 	"github.com/taw-tmux/taw/helper/tmuxconf"
 	"github.com/taw-tmux/taw/helper/tmuxfmt"
@@ -62,6 +63,7 @@ type Watcher struct {
 	marks     procinfo.MarkReader
 	soon      time.Time          // when a screen's correction of a hook can be made, see NextLook
 	busy      bool               // the last look found an agent at work, see NextLook
+	lookTook  time.Duration      // the last look's own time (observers aside), see busyBudget
 	exits     map[int]*exitWatch // by pid, see watchExits
 	ended     chan int           // watched processes that ended, see watchExits
 	endedNow  map[int]bool       // those taken for this look
@@ -159,11 +161,16 @@ func (w *Watcher) Interval() time.Duration {
 // BusyShare is the part of the interval after which the next look comes while an agent is at
 // work (working or blocked): the state it goes to next is the one a person waits for, and one
 // that only its screen shows (an Esc, an error that ends a turn, an agent without hooks) then
-// shows within half an interval, for twice the looks only while agents work.
-const BusyShare = 2
+// shows within a quarter of an interval, for more looks only while agents work.
+const BusyShare = 4
 
 // minBusyLook bounds how close together BusyShare brings looks: the shortest interval.
 const minBusyLook = 100 * time.Millisecond
+
+// busyBudget keeps the looks while agents work at most 1/busyBudget of the time: they come at
+// least that many times a look's own time apart (with the tmux server's part), so a server with
+// many panes is looked at less often than a quarter of its interval.
+const busyBudget = 50
 
 // NextLook is how long after the look just made the next one is due: the interval (a share of it
 // while an agent is at work, BusyShare), or sooner when a screen is on its way to correcting a
@@ -172,7 +179,7 @@ const minBusyLook = 100 * time.Millisecond
 func (w *Watcher) NextLook(now time.Time) time.Duration {
 	next := w.Interval()
 	if w.busy {
-		next = max(next/BusyShare, min(next, minBusyLook))
+		next = max(next/BusyShare, min(next, minBusyLook), min(next, w.lookTook*busyBudget))
 	}
 	if !w.soon.IsZero() {
 		next = min(next, max(w.soon.Sub(now), minSpacing))
@@ -196,6 +203,7 @@ type Stats struct {
 // probe (what runs in front of each pane), capture (the screens that may have changed), classify
 // (the screen rules), decide (each pane's record, and the dialogs of blocked agents) and write.
 func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
+	began := time.Now()
 	l, err := w.listPanes(ctx)
 	if err != nil {
 		return nil, l.st, err
@@ -212,6 +220,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 	l.st.TmuxCalls += w.takeTurnEnds(ctx, panes)
 	w.forget(panes)
 	w.marks.Sweep()
+	w.lookTook = time.Since(began)
 	w.looks++
 	for _, o := range w.cfg.Observers {
 		w.observe(ctx, o, look)
@@ -607,11 +616,11 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 			m.classified, m.fingerprint = false, contentPrint{}
 		}
 		m.agent, m.why = agent, why
-		// An agent under "sh -c 'agent; exec sh'" ended and its wrapper, alone in front, has
-		// not gone on yet: it reads as the agent's launcher. Its exec may keep its pid and name
+		// An agent under "sh -c 'agent; exec sh'" ended and its wrapper, a shell alone in
+		// front, has not gone on yet: it reads as the agent's launcher. Its exec may keep its pid and name
 		// (nothing in the stat file changes), so the group is read again until it has.
 		switch {
-		case agent == "" || len(m.members) > 0:
+		case agent == "" || len(m.members) > 0 || !shellquote.IsShell(leader.Comm):
 			m.wrapperUntil = time.Time{}
 		case ended:
 			m.wrapperUntil = now.Add(wrapperFor)

@@ -27,7 +27,7 @@ import (
 
 const (
 	watchLooks   = 17
-	watchSpacing = 500 * time.Millisecond // twice as often as the default interval: the worse case
+	watchSpacing = 500 * time.Millisecond // more change to read per look than at the 250 ms of looks while agents work: the worse case
 	naiveLooks   = 9
 )
 
