@@ -65,6 +65,7 @@ type Watcher struct {
 	busy      bool               // the last look found an agent at work, see NextLook
 	lookTook  time.Duration      // the last look's own time (observers aside), see busyBudget
 	exits     map[int]*exitWatch // by pid, see watchExits
+	exitsWant map[int]bool       // the pids watchExits wants watched, kept between looks
 	ended     chan int           // watched processes that ended, see watchExits
 	endedNow  map[int]bool       // those taken for this look
 }

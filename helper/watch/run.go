@@ -96,7 +96,11 @@ func (w *Watcher) watchExits(wake chan<- struct{}) {
 		default:
 		}
 	}
-	want := map[int]bool{}
+	if w.exitsWant == nil {
+		w.exitsWant = map[int]bool{}
+	}
+	want := w.exitsWant
+	clear(want)
 	for _, m := range w.memo {
 		if m.agent == "" || !m.probed || m.front.PID <= 0 {
 			continue
