@@ -23,14 +23,14 @@ func TestNextLookComesWhenTheCorrectionCan(t *testing.T) {
 		t.Errorf("with an agent at work the next look is in %s, want %s", got, DefaultInterval/BusyShare)
 	}
 	// Looks that take long (many panes) come further apart: busyBudget times their own time,
-	// never more than the interval.
-	w.lookTook = 10 * time.Millisecond
-	if got := w.NextLook(now); got != 10*time.Millisecond*busyBudget {
-		t.Errorf("with looks of 10ms the next look is in %s, want %s", got, 10*time.Millisecond*busyBudget)
+	// never more than half the interval.
+	w.lookTook = 8 * time.Millisecond
+	if got := w.NextLook(now); got != 8*time.Millisecond*busyBudget {
+		t.Errorf("with looks of 8ms the next look is in %s, want %s", got, 8*time.Millisecond*busyBudget)
 	}
 	w.lookTook = time.Second
-	if got := w.NextLook(now); got != DefaultInterval {
-		t.Errorf("with looks of 1s the next look is in %s, want the interval", got)
+	if got := w.NextLook(now); got != DefaultInterval/2 {
+		t.Errorf("with looks of 1s the next look is in %s, want half the interval", got)
 	}
 	w.busy, w.lookTook = false, 0
 	m := &paneMemo{screen: screenEvidence{since: now, looks: 1}}

@@ -168,9 +168,9 @@ const BusyShare = 4
 // minBusyLook bounds how close together BusyShare brings looks: the shortest interval.
 const minBusyLook = 100 * time.Millisecond
 
-// busyBudget keeps the looks while agents work at most 1/busyBudget of the time: they come at
-// least that many times a look's own time apart (with the tmux server's part), so a server with
-// many panes is looked at less often than a quarter of its interval.
+// busyBudget spaces the looks while agents work at least that many times a look's own time apart
+// (with the tmux server's part): a server with many panes, whose looks cost more, is looked at
+// less often than every quarter interval, and every half interval at worst.
 const busyBudget = 50
 
 // NextLook is how long after the look just made the next one is due: the interval (a share of it
@@ -180,7 +180,7 @@ const busyBudget = 50
 func (w *Watcher) NextLook(now time.Time) time.Duration {
 	next := w.Interval()
 	if w.busy {
-		next = max(next/BusyShare, min(next, minBusyLook), min(next, w.lookTook*busyBudget))
+		next = max(next/BusyShare, min(next, minBusyLook), min(next/2, w.lookTook*busyBudget))
 	}
 	if !w.soon.IsZero() {
 		next = min(next, max(w.soon.Sub(now), minSpacing))
