@@ -17,6 +17,9 @@ func ValidState(s string) bool {
 	return false
 }
 
+// AtWork says whether an agent in state s is at a turn: working, or blocked on a dialog of it.
+func AtWork(s string) bool { return s == StateWorking || s == StateBlocked }
+
 // Record is what taw knows of one pane's agent. Each field lives in one pane option (see package
 // panestate); the effective agent and state are derived from it by Effective.
 type Record struct {

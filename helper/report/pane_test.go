@@ -259,3 +259,11 @@ func TestApplyMessageHintKeepsTheSpecificText(t *testing.T) {
 		t.Errorf("a hint over no message: %q", got.Message)
 	}
 }
+
+func TestAtWorkIsWorkingOrBlocked(t *testing.T) {
+	for state, want := range map[string]bool{StateWorking: true, StateBlocked: true, StateIdle: false, StateUnknown: false, "": false, "done": false} {
+		if got := AtWork(state); got != want {
+			t.Errorf("AtWork(%q) = %t, want %t", state, got, want)
+		}
+	}
+}

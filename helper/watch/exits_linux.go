@@ -25,12 +25,13 @@ const exitSettle = 50 * time.Millisecond
 // ends, or after now when it has ended already: the look that named the agent can come just
 // before its end. nil when the kernel has no pidfds (the next look sees the end).
 func startExitWatch(pid int, ended func(pid int)) *exitWatch {
+	tell := func() {
+		time.Sleep(exitSettle)
+		ended(pid)
+	}
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if errors.Is(err, unix.ESRCH) {
-		go func() {
-			time.Sleep(exitSettle)
-			ended(pid)
-		}()
+		go tell()
 		return &exitWatch{pid: pid}
 	}
 	if err != nil {
@@ -50,8 +51,7 @@ func startExitWatch(pid int, ended func(pid int)) *exitWatch {
 			return n > 0
 		})
 		if err == nil {
-			time.Sleep(exitSettle)
-			ended(pid)
+			tell()
 		}
 	}()
 	return &exitWatch{pid: pid, file: f}

@@ -4,9 +4,7 @@ package watch
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -126,27 +124,11 @@ func TestWatchExitsTellsAnEndBeforeTheWatch(t *testing.T) {
 // goes on: the wrapper, alone in front, still reads as claude's launcher, and its exec changes
 // nothing in its stat file. The group is read again, wrapperRecheck apart, until it has gone on.
 func TestAWrapperLeftAloneIsReadAgainUntilItGoesOn(t *testing.T) {
-	c, id := paneServerRunning(t, `exec bash -c 'claude 600; read -t 1.5 x; exec bash --norc -i'`, "bash")
+	c, id := paneServerWith(t, "sleep", `exec bash -c 'claude 600; read -t 1.5 x; exec bash --norc -i'`, "bash")
 	w := newTestWatcher(t, c)
 	defer w.stopExits()
 	ctx := context.Background()
-	lookUntil := func(what string, ok func(m *paneMemo) bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			if _, _, err := w.Look(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if m := w.memo[id]; m != nil && ok(m) {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: pane memo %+v", what, w.memo[id])
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	lookUntil("claude is never named with its own process", func(m *paneMemo) bool { return m.agent == "claude" && len(m.members) == 1 })
+	looksUntil(t, w, id, "claude is never named with its own process", func(m *paneMemo) bool { return m.agent == "claude" && len(m.members) == 1 })
 	agentPID := w.memo[id].members[0]
 	wake := make(chan struct{}, 1)
 	w.watchExits(wake)
@@ -170,38 +152,18 @@ func TestAWrapperLeftAloneIsReadAgainUntilItGoesOn(t *testing.T) {
 	}
 	// The looks Run would make: the wrapper goes on (exec keeps its pid and name) and claude is
 	// let go.
-	lookUntil("the wrapper went on and claude is still named", func(m *paneMemo) bool { return m.agent == "" })
+	looksUntil(t, w, id, "the wrapper went on and claude is still named", func(m *paneMemo) bool { return m.agent == "" })
 }
 
 // An agent that is its own group's leader, whose last child ends, is no wrapper: its pane's group
 // is not read again and again.
 func TestAnAgentLeftAloneIsNoWrapper(t *testing.T) {
-	bin := t.TempDir()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A copy of bash named claude, by the kernel too: an agent that runs a command.
-	if err := os.Symlink(bash, filepath.Join(bin, "claude")); err != nil {
-		t.Fatal(err)
-	}
-	c, id := paneServerRunning(t, "PATH="+bin+":$PATH; exec claude -c 'sleep 600; read -t 20 x'", "claude")
+	c, id := paneServerWith(t, "bash", "exec claude -c 'sleep 600; read -t 20 x'", "claude")
 	w := newTestWatcher(t, c)
 	defer w.stopExits()
 	ctx := context.Background()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, _, err := w.Look(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if m := w.memo[id]; m != nil && m.agent == "claude" && len(m.members) == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("claude and its command never seen: memo %+v", w.memo[id])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	looksUntil(t, w, id, "claude and its command never seen", func(m *paneMemo) bool { return m.agent == "claude" && len(m.members) == 1 })
 	wake := make(chan struct{}, 1)
 	w.watchExits(wake)
 	if err := syscall.Kill(w.memo[id].members[0], syscall.SIGKILL); err != nil {

@@ -232,7 +232,7 @@ func (w *Watcher) Look(ctx context.Context) (*Look, Stats, error) {
 // atWork says whether any pane shows an agent working or blocked.
 func atWork(panes []panestate.Pane) bool {
 	for _, p := range panes {
-		if s := p.State(); p.Agent() != "" && (s == report.StateWorking || s == report.StateBlocked) {
+		if p.Agent() != "" && report.AtWork(p.State()) {
 			return true
 		}
 	}
@@ -618,8 +618,9 @@ func (w *Watcher) probe(p panestate.Pane, m *paneMemo, now time.Time) Facts {
 		}
 		m.agent, m.why = agent, why
 		// An agent under "sh -c 'agent; exec sh'" ended and its wrapper, a shell alone in
-		// front, has not gone on yet: it reads as the agent's launcher. Its exec may keep its pid and name
-		// (nothing in the stat file changes), so the group is read again until it has.
+		// front, has not gone on yet: it reads as the agent's launcher. Its exec may keep its
+		// pid and name (nothing in the stat file changes), so the group is read again until it
+		// has.
 		switch {
 		case agent == "" || len(m.members) > 0 || !shellquote.IsShell(leader.Comm):
 			m.wrapperUntil = time.Time{}

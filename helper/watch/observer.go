@@ -29,7 +29,7 @@ type Transition struct {
 // blocked to idle, unless what it left was a start-up dialog answered.
 func (t Transition) EndsTurn() bool {
 	return !t.Gone && !t.FromSetup && t.FromAgent != "" && t.FromAgent == t.ToAgent && t.ToState == report.StateIdle &&
-		(t.FromState == report.StateWorking || t.FromState == report.StateBlocked)
+		report.AtWork(t.FromState)
 }
 
 // Client is one attached tmux client, as the watcher read it in the same call as the panes.

@@ -32,19 +32,20 @@ func rules(t *testing.T) *detect.Rules {
 // on its PATH, and waits (bounded) until the pane's foreground is claude.
 func paneServer(t *testing.T, script string) (*tmux.Client, string) {
 	t.Helper()
-	return paneServerRunning(t, script, "claude")
+	return paneServerWith(t, "sleep", script, "claude")
 }
 
-// paneServerRunning is paneServer waiting until the pane's foreground is front.
-func paneServerRunning(t *testing.T, script, front string) (*tmux.Client, string) {
+// paneServerWith is paneServer with program (sleep, bash) as the claude on the pane's PATH,
+// waiting until the pane's foreground is front.
+func paneServerWith(t *testing.T, program, script, front string) (*tmux.Client, string) {
 	t.Helper()
 	bin := t.TempDir()
-	sleep, err := exec.LookPath("sleep")
+	target, err := exec.LookPath(program)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Run through a link, sleep is named claude: in its argv[0] and by the kernel.
-	if err := os.Symlink(sleep, filepath.Join(bin, "claude")); err != nil {
+	// Run through a link, the program is named claude: in its argv[0] and by the kernel.
+	if err := os.Symlink(target, filepath.Join(bin, "claude")); err != nil {
 		t.Fatal(err)
 	}
 	sock := fmt.Sprintf("taw-watch-phases-%d-%d", os.Getpid(), time.Now().UnixNano())
@@ -70,6 +71,24 @@ func paneServerRunning(t *testing.T, script, front string) (*tmux.Client, string
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the pane never ran %s: %q, %v", front, out, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// looksUntil makes looks, as Run would, until the memo of pane id passes ok (bounded).
+func looksUntil(t *testing.T, w *Watcher, id, what string, ok func(m *paneMemo) bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, _, err := w.Look(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if m := w.memo[id]; m != nil && ok(m) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: pane memo %+v", what, w.memo[id])
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -83,7 +83,7 @@ func (w *Watcher) Run(ctx context.Context, each func(*Look, Stats)) error {
 // program of the same name. Watches of processes no longer in front of an agent are stopped.
 func (w *Watcher) watchExits(wake chan<- struct{}) {
 	if w.exits == nil {
-		w.exits = map[int]*exitWatch{}
+		w.exits, w.exitsWant = map[int]*exitWatch{}, map[int]bool{}
 		w.ended = make(chan int, maxExitWatches)
 	}
 	ended := func(pid int) {
@@ -95,9 +95,6 @@ func (w *Watcher) watchExits(wake chan<- struct{}) {
 		case wake <- struct{}{}:
 		default:
 		}
-	}
-	if w.exitsWant == nil {
-		w.exitsWant = map[int]bool{}
 	}
 	want := w.exitsWant
 	clear(want)
